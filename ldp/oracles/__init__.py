@@ -3,3 +3,10 @@ from .base import FrequencyOracle
 from .grr import GRR
 
 __all__ = ["FrequencyOracle", "GRR"]
+from .unary import OUE, SUE, UnaryEncoding
+from .subset import SubsetSelection, subset_size
+from .exponential import Exponential
+from .adaptive import adaptive_oracle, crossover_domain_size
+
+__all__ += ["UnaryEncoding", "SUE", "OUE", "SubsetSelection", "subset_size", "Exponential",
+            "adaptive_oracle", "crossover_domain_size"]
