@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import check_codes
 from .base import FrequencyOracle
 
 
@@ -26,11 +27,12 @@ class GRR(FrequencyOracle):
 
     @property
     def p(self) -> float:
-        return float(np.exp(self.epsilon) / (np.exp(self.epsilon) + self.d - 1))
+        # written with e^{-eps} so that large budgets give p -> 1 instead of inf/inf = nan
+        return float(1.0 / (1.0 + (self.d - 1) * np.exp(-self.epsilon)))
 
     @property
     def q(self) -> float:
-        return float(1.0 / (np.exp(self.epsilon) + self.d - 1))
+        return float(np.exp(-self.epsilon) / (1.0 + (self.d - 1) * np.exp(-self.epsilon)))
 
     def perturb(self, x: Any, rng: Any = None) -> np.ndarray:
         """Reports: an int64 array of the same length as ``x``."""
@@ -41,8 +43,9 @@ class GRR(FrequencyOracle):
         return np.where(keep, x, noise)
 
     def support_counts(self, reports: Any) -> np.ndarray:
-        reports = np.asarray(reports)
-        return np.bincount(reports, minlength=self.d)[: self.d]
+        """``C(v)``: how many reports equal ``v``; reports outside the domain raise ``ValueError``."""
+        reports = check_codes(reports, self.d, "reports", allow_empty=True)
+        return np.bincount(reports, minlength=self.d)
 
     def channel(self) -> np.ndarray:
         P = np.full((self.d, self.d), self.q)
