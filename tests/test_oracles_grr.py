@@ -1,0 +1,138 @@
+"""Tests for GRR (generalised randomized response, ``ldp.oracles.grr``).
+
+Statistical tolerances come from the closed forms: a mean of R unbiased estimates
+is within 5 standard errors ``sqrt(Var/R)`` of the truth, and the sample variance
+over R repetitions satisfies ``s^2/Var ~ chi2_{R-1}/(R-1)`` (estimates are sums
+of many independent indicators, hence close to normal), whose standard deviation
+is ``sqrt(2/(R-1))``; we allow 5 of those.  Seeds are fixed.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ldp.audit import channel_epsilon, check_channel, chi_square_agreement, two_sample_agreement
+from ldp.oracles import GRR
+
+SETTINGS = settings(max_examples=25, deadline=None)
+R = 2000  # repetitions of the count-level sampler
+
+
+def _assert_mean_and_variance(oracle, counts, estimates):
+    """z-test of the mean and chi-square (normal approx.) test of the variance, item by item."""
+    n = int(counts.sum())
+    f = counts / n
+    var = oracle.variance(n, f)
+    reps = estimates.shape[0]
+    z = (estimates.mean(axis=0) - f) / np.sqrt(var / reps)
+    assert np.all(np.abs(z) < 5), z
+    ratio = estimates.var(axis=0, ddof=1) / var
+    assert np.all(np.abs(ratio - 1) < 5 * math.sqrt(2 / (reps - 1))), ratio
+
+
+# ------------------------------------------------------------------ probabilities and channel
+@pytest.mark.parametrize("eps,d", [(0.1, 2), (0.5, 3), (1.0, 8), (4.0, 40), (10.0, 5)])
+def test_channel_rows_sum_to_one_and_audit_is_tight(eps, d):
+    o = GRR(eps, d)
+    P = check_channel(o.channel(), atol=1e-12)
+    assert P.shape == (d, d)
+    assert o.p == pytest.approx(math.exp(eps) / (math.exp(eps) + d - 1), rel=1e-12)
+    assert o.q == pytest.approx(1 / (math.exp(eps) + d - 1), rel=1e-12)
+    eps_hat = channel_epsilon(P)
+    assert eps_hat <= eps + 1e-9
+    assert eps_hat == pytest.approx(eps, abs=1e-9)
+
+
+def test_large_epsilon_gives_finite_probabilities():
+    o = GRR(800.0, 4)  # e^800 overflows; p and q must not become nan
+    assert o.p == 1.0 and o.q == 0.0
+
+
+# ------------------------------------------------------------------ sampling
+def test_perturb_follows_channel_row():
+    o = GRR(1.0, 5)
+    y = o.perturb(np.full(20_000, 3), rng=1)
+    assert chi_square_agreement(y, o.channel()[3], kind="samples") > 1e-3
+
+
+def test_estimator_unbiased_and_variance_matches_closed_form():
+    o = GRR(1.0, 6)
+    counts = np.array([2500, 1500, 600, 400, 0, 0])
+    gen = np.random.default_rng(2)
+    est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), counts.sum()) for _ in range(R)])
+    _assert_mean_and_variance(o, counts, est)
+
+
+def test_per_user_estimate_within_five_standard_errors():
+    o = GRR(2.0, 10)
+    gen = np.random.default_rng(3)
+    x = gen.integers(0, 4, size=50_000)  # values 4..9 have frequency 0
+    f = np.bincount(x, minlength=10) / x.size
+    est = o.estimate(o.perturb(x, gen))
+    assert np.all(np.abs(est - f) < 5 * np.sqrt(o.variance(x.size, f)))
+
+
+def test_simulate_counts_agrees_with_perturb():
+    o = GRR(0.7, 4)
+    x = np.repeat(np.arange(4), [60, 25, 15, 0])
+    counts = np.bincount(x, minlength=4)
+    gen = np.random.default_rng(4)
+    fast = np.stack([o.simulate_counts(counts, gen) for _ in range(600)])
+    slow = np.stack([o.support_counts(o.perturb(x, gen)) for _ in range(600)])
+    for v in (0, 3):
+        assert two_sample_agreement(fast[:, v], slow[:, v], kind="samples") > 1e-3
+    assert np.all(fast.sum(axis=1) == x.size)
+
+
+def test_same_seed_same_reports():
+    o = GRR(1.0, 7)
+    x = np.arange(7).repeat(10)
+    assert np.array_equal(o.perturb(x, 11), o.perturb(x, np.random.default_rng(11)))
+
+
+# ------------------------------------------------------------------ validation
+@SETTINGS
+@given(st.one_of(st.floats(max_value=0.0), st.sampled_from([math.nan, math.inf, -math.inf])))
+def test_bad_epsilon(eps):
+    with pytest.raises(ValueError, match="epsilon"):
+        GRR(eps, 4)
+
+
+@SETTINGS
+@given(st.integers(max_value=1))
+def test_bad_domain(d):
+    with pytest.raises(ValueError, match="d must be >= 2"):
+        GRR(1.0, d)
+
+
+def test_wrong_types():
+    with pytest.raises(TypeError, match="epsilon"):
+        GRR("1", 4)
+    with pytest.raises(TypeError, match="d must be an integer"):
+        GRR(1.0, 4.0)
+    with pytest.raises(TypeError, match="x must be an array of integer codes"):
+        GRR(1.0, 4).perturb(np.array([0.0, 1.0]))
+
+
+@SETTINGS
+@given(st.one_of(st.integers(min_value=-(2**62), max_value=-1), st.integers(min_value=5, max_value=2**62)))
+def test_codes_out_of_range(bad):
+    o = GRR(1.0, 5)
+    with pytest.raises(ValueError, match="x contains the code"):
+        o.perturb(np.array([0, bad]))
+    with pytest.raises(ValueError, match="reports contains the code"):
+        o.support_counts(np.array([0, bad]))
+
+
+def test_empty_input():
+    o = GRR(1.0, 5)
+    with pytest.raises(ValueError, match="x is empty"):
+        o.perturb(np.array([], dtype=int))
+    with pytest.raises(ValueError, match="reports is empty"):
+        o.estimate(np.array([], dtype=int))
+    with pytest.raises(ValueError, match="true_counts"):
+        o.simulate_counts(np.zeros(5, dtype=int))
