@@ -1,0 +1,204 @@
+"""Tests for unary encoding: ``UnaryEncoding``, ``SUE`` (basic RAPPOR) and ``OUE``.
+
+Tolerances as in ``test_oracles_grr.py``: 5 standard errors for means, and
+5 * sqrt(2/(R-1)) for the ratio of sample to closed-form variance (normal
+approximation to the chi-square law of the sample variance).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ldp.audit import (
+    bitwise_channel_epsilon,
+    channel_epsilon,
+    check_channel,
+    chi_square_agreement,
+    two_sample_agreement,
+)
+from ldp.oracles import OUE, SUE, UnaryEncoding
+from ldp.oracles.unary import unary_epsilon
+
+SETTINGS = settings(max_examples=25, deadline=None)
+R = 2000
+
+
+def _assert_mean_and_variance(oracle, counts, estimates):
+    n = int(counts.sum())
+    f = counts / n
+    var = oracle.variance(n, f)
+    reps = estimates.shape[0]
+    z = (estimates.mean(axis=0) - f) / np.sqrt(var / reps)
+    assert np.all(np.abs(z) < 5), z
+    ratio = estimates.var(axis=0, ddof=1) / var
+    assert np.all(np.abs(ratio - 1) < 5 * math.sqrt(2 / (reps - 1))), ratio
+
+
+# ------------------------------------------------------------------ parameters
+@pytest.mark.parametrize("eps", [0.1, 1.0, 3.0, 8.0])
+def test_p_q_and_closed_form_variances(eps):
+    s, o = SUE(eps, 10), OUE(eps, 10)
+    h = math.exp(eps / 2)
+    assert s.p == pytest.approx(h / (1 + h), rel=1e-12) and s.q == pytest.approx(1 / (1 + h), rel=1e-12)
+    assert o.p == 0.5 and o.q == pytest.approx(1 / (math.exp(eps) + 1), rel=1e-12)
+    n = 1000
+    # Wang et al. 2017, Eqs. (8) and (12): variance of a frequency-0 value
+    assert s.variance(n) == pytest.approx(h / (h - 1) ** 2 / n, rel=1e-9)
+    assert o.variance(n) == pytest.approx(4 * math.exp(eps) / (math.exp(eps) - 1) ** 2 / n, rel=1e-9)
+    assert s.exact_epsilon == pytest.approx(eps, abs=1e-9)
+    assert o.exact_epsilon == pytest.approx(eps, abs=1e-9)
+
+
+def test_general_unary_encoding_checks_its_claimed_epsilon():
+    exact = unary_epsilon(0.6875, 0.5625)  # RAPPOR's fixed f=1/2, p=1/2, q=3/4 per-bit probabilities
+    ue = UnaryEncoding(None, 4, 0.6875, 0.5625)
+    assert ue.epsilon == pytest.approx(exact) and ue.exact_epsilon == pytest.approx(exact)
+    assert UnaryEncoding(1.0, 4, 0.6875, 0.5625).epsilon == 1.0
+    with pytest.raises(ValueError, match="epsilon=0.5 is below the exact privacy level"):
+        UnaryEncoding(0.5, 4, 0.6875, 0.5625)
+    with pytest.raises(ValueError, match="q must be < p"):
+        UnaryEncoding(None, 4, 0.3, 0.4)
+    with pytest.raises(ValueError, match="p must lie in"):
+        UnaryEncoding(None, 4, 1.0, 0.4)
+
+
+# ------------------------------------------------------------------ channel
+@pytest.mark.parametrize("cls", [SUE, OUE])
+@pytest.mark.parametrize("eps,d", [(0.5, 2), (1.0, 4), (3.0, 7)])
+def test_channel_rows_sum_to_one_and_audit_is_tight(cls, eps, d):
+    o = cls(eps, d)
+    P = check_channel(o.channel(), atol=1e-12)
+    assert P.shape == (d, 2 ** d)
+    eps_hat = channel_epsilon(P)
+    assert eps_hat <= eps + 1e-9
+    assert eps_hat == pytest.approx(eps, abs=1e-9)
+
+
+@pytest.mark.parametrize("cls", [SUE, OUE])
+def test_product_channel_audit_at_large_d(cls):
+    o = cls(2.0, 60)
+    bit_probs = np.where(np.eye(60, dtype=bool), o.p, o.q)
+    assert bitwise_channel_epsilon(bit_probs) == pytest.approx(2.0, abs=1e-9)
+
+
+def test_channel_entry_matches_channel_and_log_form():
+    o = OUE(1.3, 5)
+    P, bits = o.channel(), o.output_bits()
+    for x in range(5):
+        assert np.allclose(o.channel_entry(x, bits), P[x], rtol=1e-12, atol=0)
+    j = 13
+    assert o.channel_entry(2, bits[j]) == pytest.approx(P[2, j], rel=1e-12)
+    big = OUE(1.0, 3000)
+    y = np.zeros(3000, dtype=bool)
+    y[7] = True
+    expected = math.log(0.5) + 2999 * math.log1p(-big.q)
+    assert big.channel_entry(7, y, log=True) == pytest.approx(expected, rel=1e-12)
+
+
+def test_channel_refuses_large_domains():
+    with pytest.raises(ValueError, match="too large to enumerate"):
+        OUE(1.0, 13).channel()
+
+
+# ------------------------------------------------------------------ sampling
+@pytest.mark.parametrize("cls", [SUE, OUE])
+def test_perturb_follows_channel_row(cls):
+    o = cls(1.0, 3)
+    reports = o.perturb(np.full(20_000, 1), rng=5)
+    assert reports.dtype == bool and reports.shape == (20_000, 3)
+    codes = reports.astype(np.int64) @ (1 << np.arange(3))  # column index used by channel()
+    assert chi_square_agreement(codes, o.channel()[1], kind="samples") > 1e-3
+
+
+@pytest.mark.parametrize("cls", [SUE, OUE])
+def test_estimator_unbiased_and_variance_matches_closed_form(cls):
+    o = cls(1.0, 6)
+    counts = np.array([2500, 1500, 600, 400, 0, 0])
+    gen = np.random.default_rng(6)
+    est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), counts.sum()) for _ in range(R)])
+    _assert_mean_and_variance(o, counts, est)
+
+
+def test_per_user_estimate_within_five_standard_errors_across_chunks():
+    o = OUE(1.0, 3000)  # chunks of 1398 users: the population spans several chunks
+    gen = np.random.default_rng(7)
+    x = gen.integers(0, 5, size=6000)
+    f = np.bincount(x, minlength=3000) / x.size
+    reports = o.perturb(x, gen)
+    est = o.estimate(reports)
+    assert np.all(np.abs(est - f) < 5 * np.sqrt(o.variance(x.size, f)))
+
+
+def test_perturb_and_count_equals_perturb_then_count():
+    o = SUE(0.8, 4000)
+    x = np.random.default_rng(8).integers(0, 4000, size=3000)
+    assert np.array_equal(o.perturb_and_count(x, 9), o.support_counts(o.perturb(x, 9)))
+
+
+@pytest.mark.parametrize("cls", [SUE, OUE])
+def test_simulate_counts_agrees_with_perturb(cls):
+    o = cls(0.7, 4)
+    x = np.repeat(np.arange(4), [60, 25, 15, 0])
+    counts = np.bincount(x, minlength=4)
+    gen = np.random.default_rng(10)
+    fast = np.stack([o.simulate_counts(counts, gen) for _ in range(600)])
+    slow = np.stack([o.support_counts(o.perturb(x, gen)) for _ in range(600)])
+    for v in (0, 3):
+        assert two_sample_agreement(fast[:, v], slow[:, v], kind="samples") > 1e-3
+
+
+def test_support_counts_accepts_01_integers():
+    o = OUE(1.0, 3)
+    assert o.support_counts(np.array([[1, 0, 1], [0, 0, 1]])).tolist() == [1, 0, 2]
+
+
+# ------------------------------------------------------------------ validation
+@SETTINGS
+@given(st.one_of(st.floats(max_value=0.0), st.sampled_from([math.nan, math.inf, -math.inf])),
+       st.sampled_from([SUE, OUE]))
+def test_bad_epsilon(eps, cls):
+    with pytest.raises(ValueError, match="epsilon"):
+        cls(eps, 4)
+
+
+@SETTINGS
+@given(st.integers(max_value=1), st.sampled_from([SUE, OUE]))
+def test_bad_domain(d, cls):
+    with pytest.raises(ValueError, match="d must be >= 2"):
+        cls(1.0, d)
+
+
+def test_epsilon_too_large_for_double_precision():
+    with pytest.raises(ValueError, match="epsilon=800.0 is too large"):
+        OUE(800.0, 4)
+
+
+@SETTINGS
+@given(st.one_of(st.integers(min_value=-(2**62), max_value=-1), st.integers(min_value=5, max_value=2**62)))
+def test_codes_out_of_range(bad):
+    with pytest.raises(ValueError, match="x contains the code"):
+        OUE(1.0, 5).perturb(np.array([0, bad]))
+
+
+def test_bad_reports_and_inputs():
+    o = SUE(1.0, 4)
+    with pytest.raises(TypeError, match="x must be an array of integer codes"):
+        o.perturb(np.array([0.0, 1.0]))
+    with pytest.raises(ValueError, match="x is empty"):
+        o.perturb(np.array([], dtype=int))
+    with pytest.raises(ValueError, match="reports is empty"):
+        o.estimate(np.zeros((0, 4), dtype=bool))
+    with pytest.raises(ValueError, match="reports must be an n x d"):
+        o.support_counts(np.zeros((3, 5), dtype=bool))
+    with pytest.raises(TypeError, match="reports must be a boolean"):
+        o.support_counts(np.zeros((3, 4)))
+    with pytest.raises(ValueError, match="only 0 and 1"):
+        o.support_counts(np.full((3, 4), 2))
+    with pytest.raises(ValueError, match="x must be <= 3"):
+        o.channel_entry(4, np.zeros(4, dtype=bool))
+    with pytest.raises(ValueError, match="true_counts must have length 4"):
+        o.simulate_counts([1, 2, 3])
