@@ -1,0 +1,583 @@
+"""Post-processing of frequency estimates and EM (iterative Bayesian update) estimators.
+
+The oracles in :mod:`ldp.oracles` return *raw unbiased* estimates, which can be
+negative and need not sum to one.  This module holds the explicit, separate
+post-processing steps the papers use:
+
+* :func:`norm_sub` -- Norm-Sub of Wang et al. (NDSS 2020): zero the negative
+  entries and shift the positive ones by a common amount until they sum to the
+  total, iterated to its fixed point (solved here exactly by sorting);
+* :func:`project_simplex` -- Euclidean projection onto the scaled simplex;
+* :func:`clip_normalise` -- clip negatives to zero and rescale;
+
+and the likelihood-based estimators:
+
+* :func:`ibu` -- the iterative Bayesian update (EM for the input distribution
+  given output counts of any finite channel; Agrawal & Aggarwal 2001,
+  ElSalamouny & Palamidessi 2020), O(d·m) per iteration;
+* :func:`ibu_grr` -- the same iteration exploiting the GRR channel
+  ``(p - q) I + q 11ᵀ``, O(d) per iteration;
+* :func:`ibu_ue` -- a *composite-likelihood* EM for unary encoding from
+  support counts alone, O(d) per iteration (see its docstring for exactly what
+  it maximises);
+* :func:`grr_mle` and :func:`ue_composite_mle` -- the limits of the two
+  structured iterations computed directly (a water-filling formula for GRR, a
+  one-dimensional root search for UE), useful when IBU would need many
+  thousands of iterations.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import optimize
+
+from .audit import check_channel
+
+__all__ = [
+    "norm_sub",
+    "project_simplex",
+    "clip_normalise",
+    "IBUInfo",
+    "ibu",
+    "ibu_grr",
+    "ibu_ue",
+    "grr_mle",
+    "ue_composite_mle",
+    "log_likelihood",
+    "ue_composite_log_likelihood",
+]
+
+
+# ---------------------------------------------------------------------------- validation
+def _vector_or_rows(v: Any, name: str) -> np.ndarray:
+    arr = np.asarray(v)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if arr.ndim not in (1, 2) or arr.shape[-1] == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D vector or a 2-D array of rows, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must contain only finite values")
+    return arr
+
+
+def _total(total: Any) -> float:
+    if isinstance(total, bool) or not isinstance(total, (int, float, np.integer, np.floating)):
+        raise TypeError(f"total must be a real number, got {total!r}")
+    t = float(total)
+    if not (math.isfinite(t) and t > 0):
+        raise ValueError(f"total must be finite and > 0, got {total!r}")
+    return t
+
+
+def _weights(counts: Any, name: str, length: int | None = None) -> np.ndarray:
+    """Non-negative finite weights (integer counts or real expected counts) with a positive sum."""
+    arr = np.asarray(counts)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a numeric vector of counts, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if length is not None and arr.size != length:
+        raise ValueError(f"{name} must have length {length}, got {arr.size}")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError(f"{name} must be finite and non-negative")
+    if arr.sum() <= 0:
+        raise ValueError(f"{name} sums to 0: at least one report is needed")
+    return arr
+
+
+def _iter_args(max_iter: Any, tol: Any) -> tuple[int, float]:
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+    if isinstance(tol, bool) or not isinstance(tol, (int, float, np.integer, np.floating)) \
+            or not (math.isfinite(float(tol)) and tol >= 0):
+        raise ValueError(f"tol must be a finite number >= 0, got {tol!r}")
+    return int(max_iter), float(tol)
+
+
+def _init(init: Any, d: int) -> np.ndarray:
+    if init is None:
+        return np.full(d, 1.0 / d)
+    pi = np.asarray(init, dtype=float)
+    if pi.shape != (d,):
+        raise ValueError(f"init must have shape ({d},), got {pi.shape}")
+    if not np.all(np.isfinite(pi)) or np.any(pi < 0) or abs(pi.sum() - 1.0) > 1e-9:
+        raise ValueError("init must be a probability vector (non-negative, summing to 1)")
+    return pi / pi.sum()
+
+
+# ---------------------------------------------------------------------------- post-processing
+def project_simplex(v: Any, total: float = 1.0) -> np.ndarray:
+    """Euclidean projection onto ``{w : w >= 0, sum(w) = total}``.
+
+    The projection is ``w = max(v - θ, 0)`` with the threshold θ found exactly by
+    sorting (Held, Wolfe & Crowder 1974; Duchi et al. 2008): with ``u`` the
+    entries in decreasing order, θ = (sum of the ρ largest - total)/ρ for the
+    largest ρ with ``u_ρ > (sum_{j<=ρ} u_j - total)/ρ``.  O(d log d).
+
+    Parameters
+    ----------
+    v : array_like, shape (d,) or (r, d)
+        A vector, or rows each projected separately.
+    total : float
+        The simplex scale (1 for frequencies, ``n`` for counts).
+    """
+    arr = _vector_or_rows(v, "v")
+    t = _total(total)
+    rows = np.atleast_2d(arr)
+    u = -np.sort(-rows, axis=1)
+    css = np.cumsum(u, axis=1) - t
+    idx = np.arange(1, rows.shape[1] + 1)
+    cond = u - css / idx > 0
+    rho = rows.shape[1] - np.argmax(cond[:, ::-1], axis=1)  # last index where cond holds (1-based)
+    theta = css[np.arange(rows.shape[0]), rho - 1] / rho
+    out = np.maximum(rows - theta[:, None], 0.0)
+    return out.reshape(arr.shape)
+
+
+def norm_sub(estimate: Any, total: float = 1.0) -> np.ndarray:
+    """Norm-Sub post-processing (Wang, Lopuhaä-Zwakenberg et al., NDSS 2020), at its fixed point.
+
+    The procedure: set negative estimates to 0, subtract a common δ from the
+    positive ones so that they sum to ``total``, and repeat while this creates
+    new negatives.  It terminates at ``w_v = max(v - δ*, 0)`` for the entries
+    that were positive in the input (entries that start non-positive stay 0),
+    with δ* chosen so that ``sum(w) = total``.  This function computes that fixed
+    point exactly, without iterating:
+
+    * if the positive entries sum to more than ``total`` then δ* > 0 and the
+      result is the Euclidean projection (:func:`project_simplex`) of the positive
+      entries;
+    * otherwise δ* = (sum of positives - total) / #positives <= 0: the positives
+      are raised by the same amount and nothing else changes.
+
+    If no entry is positive there is nothing to shift and the uniform vector
+    ``total/d`` is returned (the method has no information to prefer any value).
+
+    Parameters
+    ----------
+    estimate : array_like, shape (d,) or (r, d)
+        Raw estimates (frequencies or counts); rows are processed separately.
+    total : float
+        Required sum (1 for frequencies, ``n`` for counts).
+    """
+    arr = _vector_or_rows(estimate, "estimate")
+    t = _total(total)
+    rows = np.atleast_2d(arr)
+    out = np.zeros_like(rows)
+    for i, row in enumerate(rows):
+        pos = row > 0
+        k = int(np.count_nonzero(pos))
+        if k == 0:
+            out[i] = t / row.size
+            continue
+        s = float(row[pos].sum())
+        if s > t:
+            out[i, pos] = project_simplex(row[pos], t)
+        else:
+            out[i, pos] = row[pos] - (s - t) / k
+    return out.reshape(arr.shape)
+
+
+def clip_normalise(v: Any, total: float = 1.0) -> np.ndarray:
+    """Clip negative entries to 0 and rescale to sum to ``total`` (uniform if nothing is positive).
+
+    Parameters
+    ----------
+    v : array_like, shape (d,) or (r, d)
+    total : float
+    """
+    arr = _vector_or_rows(v, "v")
+    t = _total(total)
+    rows = np.maximum(np.atleast_2d(arr), 0.0)
+    s = rows.sum(axis=1, keepdims=True)
+    out = np.where(s > 0, rows / np.where(s > 0, s, 1.0) * t, t / rows.shape[1])
+    return out.reshape(arr.shape)
+
+
+# ---------------------------------------------------------------------------- EM / IBU
+@dataclass(frozen=True)
+class IBUInfo:
+    """Diagnostics of an EM run.
+
+    Attributes
+    ----------
+    n_iter : int
+        Iterations performed.
+    converged : bool
+        Whether the L1 change of the estimate fell below ``tol`` before ``max_iter``.
+    log_likelihood : float
+        Objective at the returned estimate (the full log-likelihood for
+        :func:`ibu` / :func:`ibu_grr`, the composite one for :func:`ibu_ue`).
+    objective : str
+        ``"likelihood"`` or ``"composite likelihood"``.
+    """
+
+    n_iter: int
+    converged: bool
+    log_likelihood: float
+    objective: str
+
+
+def log_likelihood(channel: Any, output_counts: Any, pi: Any) -> float:
+    """``sum_y n_y log (πP)_y``: multinomial log-likelihood of output counts under input distribution π."""
+    P = check_channel(channel, atol=1e-9, name="channel")
+    counts = _weights(output_counts, "output_counts", P.shape[1])
+    pi = np.asarray(pi, dtype=float)
+    if pi.shape != (P.shape[0],):
+        raise ValueError(f"pi must have shape ({P.shape[0]},), got {pi.shape}")
+    probs = pi @ P
+    used = counts > 0
+    with np.errstate(divide="ignore"):
+        return float(np.sum(counts[used] * np.log(probs[used])))
+
+
+def _run_em(step, pi: np.ndarray, max_iter: int, tol: float) -> tuple[np.ndarray, int, bool]:
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        new = step(pi)
+        change = float(np.abs(new - pi).sum())
+        pi = new
+        if change <= tol:
+            converged = True
+            break
+    return pi, it, converged
+
+
+def ibu(
+    channel: Any,
+    output_counts: Any,
+    *,
+    max_iter: int = 10_000,
+    tol: float = 1e-12,
+    init: Any = None,
+    return_info: bool = False,
+) -> np.ndarray | tuple[np.ndarray, IBUInfo]:
+    """Iterative Bayesian update: EM for the input distribution of a finite channel.
+
+    With ``n_y`` reports of output ``y`` and channel ``P`` (rows = inputs), each
+    iteration is
+
+        π'(x) = π(x) · sum_y (n_y / n) · P[x, y] / (πP)_y,
+
+    the EM step for the multinomial likelihood ``sum_y n_y log (πP)_y``
+    (Agrawal & Aggarwal 2001; ElSalamouny & Palamidessi 2020).  Every iterate is
+    a distribution and the likelihood never decreases.  Vectorised: two
+    matrix-vector products, O(d·m) per iteration.
+
+    Parameters
+    ----------
+    channel : array_like, shape (d, m)
+        Row-stochastic channel ``P(y | x)``.
+    output_counts : array_like, shape (m,)
+        Counts (or non-negative weights) of each output.
+    max_iter : int
+        Maximum number of iterations.
+    tol : float
+        Stop when the L1 change of π in one iteration is <= ``tol``.
+    init : array_like, shape (d,), optional
+        Starting distribution (uniform by default).  Entries that start at 0
+        stay 0.
+    return_info : bool
+        Also return an :class:`IBUInfo`.
+
+    Returns
+    -------
+    numpy.ndarray or (numpy.ndarray, IBUInfo)
+        The estimated input distribution (sums to 1).
+    """
+    P = check_channel(channel, atol=1e-9, name="channel")
+    d, m = P.shape
+    counts = _weights(output_counts, "output_counts", m)
+    max_iter, tol = _iter_args(max_iter, tol)
+    pi = _init(init, d)
+    used = counts > 0
+    Pu = P[:, used]
+    frac = counts[used] / counts.sum()
+    if np.any(pi @ Pu <= 0):
+        raise ValueError("output_counts has reports of an output that no input with positive init can produce")
+
+    def step(pi: np.ndarray) -> np.ndarray:
+        new = pi * (Pu @ (frac / (pi @ Pu)))
+        return new / new.sum()
+
+    pi, it, conv = _run_em(step, pi, max_iter, tol)
+    if not return_info:
+        return pi
+    ll = float(np.sum(counts[used] * np.log(pi @ Pu)))
+    return pi, IBUInfo(it, conv, ll, "likelihood")
+
+
+def _pq(p: Any, q: Any) -> tuple[float, float]:
+    for name, val in (("p", p), ("q", q)):
+        if isinstance(val, bool) or not isinstance(val, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a real number, got {val!r}")
+    p, q = float(p), float(q)
+    if not (0 <= q < p <= 1):
+        raise ValueError(f"need 0 <= q < p <= 1, got p={p!r}, q={q!r}")
+    return p, q
+
+
+def ibu_grr(
+    counts: Any,
+    p: float,
+    q: float,
+    *,
+    max_iter: int = 10_000,
+    tol: float = 1e-12,
+    init: Any = None,
+    return_info: bool = False,
+) -> np.ndarray | tuple[np.ndarray, IBUInfo]:
+    """IBU for generalised randomized response in O(d) per iteration.
+
+    The GRR channel is ``P = (p - q) I + q 11ᵀ`` with ``p + (d - 1) q = 1``, so
+    ``(πP)_y = (p - q) π_y + q`` and ``(P w)_x = (p - q) w_x + q sum(w)``: the
+    iteration of :func:`ibu` costs O(d) instead of O(d²) and gives the same
+    iterates (up to rounding).
+
+    Parameters
+    ----------
+    counts : array_like, shape (d,)
+        Number of GRR reports of each value.
+    p, q : float
+        GRR keep and flip probabilities (``GRR(eps, d).p``, ``.q``); must satisfy
+        ``p + (d - 1) q = 1`` within 1e-9.
+    max_iter, tol, init, return_info
+        As in :func:`ibu`.
+    """
+    p, q = _pq(p, q)
+    c = _weights(counts, "counts")
+    d = c.size
+    if d < 2:
+        raise ValueError(f"counts must have length >= 2 (the domain size), got {d}")
+    if abs(p + (d - 1) * q - 1.0) > 1e-9:
+        raise ValueError(f"p + (d-1) q must equal 1 for a GRR channel with d={d}, got {p + (d - 1) * q!r}")
+    max_iter, tol = _iter_args(max_iter, tol)
+    pi = _init(init, d)
+    frac = c / c.sum()
+    used = frac > 0
+    a = p - q
+    if np.any((a * pi + q)[used] <= 0):
+        raise ValueError("counts has reports of a value that no input with positive init can produce")
+
+    def step(pi: np.ndarray) -> np.ndarray:
+        w = np.where(used, frac / np.where(used, a * pi + q, 1.0), 0.0)
+        new = pi * (a * w + q * w.sum())
+        return new / new.sum()
+
+    pi, it, conv = _run_em(step, pi, max_iter, tol)
+    if not return_info:
+        return pi
+    ll = float(np.sum(c[used] * np.log(a * pi[used] + q)))
+    return pi, IBUInfo(it, conv, ll, "likelihood")
+
+
+def ue_composite_log_likelihood(support_counts: Any, n: int, p: float, q: float, pi: Any) -> float:
+    """Composite log-likelihood of UE support counts: ``sum_v log Bin(C_v; n, q + (p - q) π_v)`` (no constants)."""
+    p, q = _pq(p, q)
+    C, n = _ue_counts(support_counts, n)
+    theta = q + (p - q) * np.asarray(pi, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(C > 0, C * np.log(theta), 0.0) + np.where(n - C > 0, (n - C) * np.log1p(-theta), 0.0)
+    return float(terms.sum())
+
+
+def _ue_counts(support_counts: Any, n: Any) -> tuple[np.ndarray, int]:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be an integer >= 1 (the number of reports), got {n!r}")
+    C = _weights(support_counts, "support_counts")
+    if C.size < 2:
+        raise ValueError(f"support_counts must have length >= 2 (the domain size), got {C.size}")
+    if np.any(C > n):
+        raise ValueError(f"support_counts cannot exceed n={n}, got maximum {C.max()!r}")
+    return C, int(n)
+
+
+def ibu_ue(
+    support_counts: Any,
+    n: int,
+    p: float,
+    q: float,
+    *,
+    method: str = "exact",
+    max_iter: int = 10_000,
+    tol: float = 1e-12,
+    init: Any = None,
+    return_info: bool = False,
+) -> np.ndarray | tuple[np.ndarray, IBUInfo]:
+    """Composite-likelihood EM for unary encoding (SUE/OUE) from support counts, O(d) per iteration.
+
+    **What this is.** A UE report is a d-bit vector; its exact likelihood under
+    input distribution π depends on the whole vector, so the exact EM (IBU on the
+    2^d-output channel) needs the reports themselves.  From the support counts
+    ``C_v`` alone one can use the *marginal composite likelihood*: bit ``v`` of a
+    report is 1 with probability ``θ_v = q + (p - q) π_v``, so
+
+        CL(π) = sum_v [ C_v log θ_v + (n - C_v) log(1 - θ_v) ],
+
+    i.e. each count is treated as ``Bin(n, θ_v)`` and the d counts as if they were
+    independent (they are not: the bits of one report are dependent through the
+    user's single value).  The EM for this composite likelihood is IBU applied
+    jointly to the d binary channels "bit v given input x" (``P(1 | v) = p``,
+    ``P(1 | x != v) = q``), pooling the expected input counts over all d
+    components:
+
+        π'(u) ∝ π(u) · [ (p - q)(C_u/θ_u - (n - C_u)/(1 - θ_u)) + q S_1 + (1 - q) S_0 ],
+
+    with ``S_1 = sum_v C_v/θ_v`` and ``S_0 = sum_v (n - C_v)/(1 - θ_v)``, which is
+    O(d).  CL never decreases along the iteration; CL is concave in π, and a
+    fixed point with π > 0 satisfies the Lagrange condition ``∂CL/∂π_u = const``,
+    so the limit is the maximum composite-likelihood estimate on the simplex.
+    It is consistent (each binomial margin is correctly specified) but it is
+    **not** the full-report maximum-likelihood estimate, and its efficiency can
+    differ from it.  When the raw estimate ``(C/n - q)/(p - q)`` is a distribution
+    it is the maximiser.
+
+    Each component carries only about 1/d of the information on π_u, so the
+    iteration moves slowly (thousands of iterations at d = 100).  By default
+    (``method="exact"``) the limit is therefore computed directly with
+    :func:`ue_composite_mle`; ``method="em"`` runs the iteration itself.
+
+    Parameters
+    ----------
+    support_counts : array_like, shape (d,)
+        ``C_v``: number of reports with bit ``v`` set.
+    n : int
+        Number of reports.
+    p, q : float
+        UE bit probabilities (0 < q < p < 1).
+    method : {"exact", "em"}
+        Compute the fixed point directly, or iterate the EM.
+    max_iter, tol, init
+        As in :func:`ibu` (used by ``method="em"`` only).
+    return_info : bool
+        Also return an :class:`IBUInfo` (``objective == "composite likelihood"``;
+        for ``"exact"``, ``n_iter`` counts root-search evaluations).
+    """
+    if method == "exact":
+        return ue_composite_mle(support_counts, n, p, q, return_info=return_info)
+    if method != "em":
+        raise ValueError(f"method must be 'exact' or 'em', got {method!r}")
+    p, q = _ue_pq(p, q)
+    C, n = _ue_counts(support_counts, n)
+    max_iter, tol = _iter_args(max_iter, tol)
+    pi = _init(init, C.size)
+    a = p - q
+    Z = n - C
+
+    def step(pi: np.ndarray) -> np.ndarray:
+        theta = q + a * pi
+        r1 = C / theta
+        r0 = Z / (1.0 - theta)
+        new = pi * (a * (r1 - r0) + q * r1.sum() + (1.0 - q) * r0.sum())
+        return new / new.sum()
+
+    pi, it, conv = _run_em(step, pi, max_iter, tol)
+    if not return_info:
+        return pi
+    return pi, IBUInfo(it, conv, ue_composite_log_likelihood(C, n, p, q, pi), "composite likelihood")
+
+
+def _ue_pq(p: Any, q: Any) -> tuple[float, float]:
+    p, q = _pq(p, q)
+    if not (0 < q and p < 1):
+        raise ValueError(f"unary encoding needs 0 < q < p < 1, got p={p!r}, q={q!r}")
+    return p, q
+
+
+def ue_composite_mle(
+    support_counts: Any, n: int, p: float, q: float, *, return_info: bool = False
+) -> np.ndarray | tuple[np.ndarray, IBUInfo]:
+    """The maximiser of the UE composite likelihood on the simplex (the limit of :func:`ibu_ue`).
+
+    CL (see :func:`ibu_ue`) is a sum of concave functions of one coordinate
+    each, so the KKT conditions read ``π_u = clip(θ_u(μ) - q, 0, p - q)/(p - q)``
+    where ``θ_u(μ)`` solves ``(p - q)(C_u/θ - (n - C_u)/(1 - θ)) = μ``:
+
+        θ_u(μ) = 2 a C_u / ( (μ + a n) + sqrt((μ + a n)² - 4 μ a C_u) ),   a = p - q,
+
+    and the multiplier μ is the root of ``sum_u π_u(μ) = 1`` (decreasing in μ),
+    found by Brent's method.  O(d) per evaluation, about 50 evaluations.
+
+    Parameters
+    ----------
+    support_counts : array_like, shape (d,)
+    n : int
+    p, q : float
+        0 < q < p < 1.
+    return_info : bool
+        Also return an :class:`IBUInfo` (``n_iter`` = function evaluations).
+    """
+    p, q = _ue_pq(p, q)
+    C, n = _ue_counts(support_counts, n)
+    a = p - q
+
+    def pi_of(mu: float) -> np.ndarray:
+        b = mu + a * n
+        disc = np.maximum(b * b - 4.0 * mu * a * C, 0.0)
+        root = np.sqrt(disc)
+        if b > 0:  # stable form of the root in (0, 1)
+            theta = 2.0 * a * C / (b + root)
+        else:      # here mu <= -a n < 0, and b - root <= 0
+            theta = (b - root) / (2.0 * mu)
+        return np.clip((theta - q) / a, 0.0, 1.0)
+
+    def deriv(theta: float) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return a * (C / theta - (n - C) / (1.0 - theta))
+
+    lo = float(np.min(deriv(p)))  # every π_u = 1 at or below this multiplier
+    hi = float(np.max(deriv(q)))  # every π_u = 0 at or above it
+    span = max(abs(lo), abs(hi), 1.0)
+    lo, hi = lo - 1e-9 * span, hi + 1e-9 * span
+    mu, res = optimize.brentq(lambda m: pi_of(m).sum() - 1.0, lo, hi, xtol=1e-15 * span,
+                              rtol=4 * np.finfo(float).eps, full_output=True)
+    pi = pi_of(mu)
+    pi = pi / pi.sum()
+    if not return_info:
+        return pi
+    return pi, IBUInfo(int(res.function_calls), bool(res.converged),
+                       ue_composite_log_likelihood(C, n, p, q, pi), "composite likelihood")
+
+
+def grr_mle(counts: Any, p: float, q: float) -> np.ndarray:
+    """Maximum-likelihood estimate of the input distribution from GRR counts (the limit of :func:`ibu_grr`).
+
+    The GRR log-likelihood ``sum_y c_y log((p - q) π_y + q)`` is separable and
+    concave; its KKT conditions on the simplex give the water-filling solution
+
+        π_y = max(c_y / μ - q/(p - q), 0),
+
+    with μ fixed by ``sum_y π_y = 1``.  With the counts sorted in decreasing
+    order and k values active, μ = (c_1 + ... + c_k) / (1 + k q/(p - q)); k is the
+    largest for which the k-th count stays active.  O(d log d), no iteration.
+
+    Parameters
+    ----------
+    counts : array_like, shape (d,)
+        GRR report counts.
+    p, q : float
+        GRR probabilities with ``p + (d - 1) q = 1``.
+    """
+    p, q = _pq(p, q)
+    c = _weights(counts, "counts")
+    d = c.size
+    if d < 2:
+        raise ValueError(f"counts must have length >= 2 (the domain size), got {d}")
+    if abs(p + (d - 1) * q - 1.0) > 1e-9:
+        raise ValueError(f"p + (d-1) q must equal 1 for a GRR channel with d={d}, got {p + (d - 1) * q!r}")
+    s = q / (p - q)
+    srt = np.sort(c)[::-1]
+    k = np.arange(1, d + 1)
+    mu = np.cumsum(srt) / (1.0 + k * s)
+    active = srt / mu > s
+    kk = int(np.flatnonzero(active)[-1]) + 1
+    pi = np.maximum(c / mu[kk - 1] - s, 0.0)
+    return pi / pi.sum()

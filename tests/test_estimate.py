@@ -1,0 +1,338 @@
+"""Tests for ldp.estimate: Norm-Sub, simplex projection, clipping, IBU on channels, GRR and UE paths."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import optimize
+
+from ldp.estimate import (
+    IBUInfo,
+    clip_normalise,
+    grr_mle,
+    ibu,
+    ibu_grr,
+    ibu_ue,
+    log_likelihood,
+    norm_sub,
+    project_simplex,
+    ue_composite_log_likelihood,
+    ue_composite_mle,
+)
+from ldp.oracles import GRR
+
+
+def norm_sub_literal(v, total=1.0, max_rounds=10_000):
+    """Norm-Sub exactly as described by Wang et al. (NDSS 2020): repeat until no negative remains."""
+    w = np.asarray(v, dtype=float).copy()
+    w[w < 0] = 0.0
+    for _ in range(max_rounds):
+        pos = w > 0
+        if not pos.any():
+            return np.full_like(w, total / w.size)
+        delta = (w[pos].sum() - total) / pos.sum()
+        w[pos] -= delta
+        if not np.any(w < -1e-15):
+            return np.maximum(w, 0.0)
+        w[w < 0] = 0.0
+    raise AssertionError("literal Norm-Sub did not terminate")
+
+
+def on_simplex(w, total=1.0):
+    return np.all(w >= 0) and math.isclose(float(w.sum()), total, rel_tol=1e-12, abs_tol=1e-12)
+
+
+# ------------------------------------------------------------------ projection and Norm-Sub
+def test_project_simplex_known_examples():
+    np.testing.assert_allclose(project_simplex([0.5, 0.5]), [0.5, 0.5])
+    np.testing.assert_allclose(project_simplex([2.0, 0.0]), [1.0, 0.0])
+    np.testing.assert_allclose(project_simplex([1.0, 1.0, 1.0]), [1 / 3, 1 / 3, 1 / 3])
+    np.testing.assert_allclose(project_simplex([0.6, 0.6, -1.0]), [0.5, 0.5, 0.0])
+    np.testing.assert_allclose(project_simplex([3.0, 1.0], total=2.0), [2.0, 0.0])
+
+
+def test_project_simplex_is_the_nearest_point():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        d = int(rng.integers(2, 7))
+        v = rng.normal(0.2, 0.6, size=d)
+        w = project_simplex(v)
+        assert on_simplex(w)
+        res = optimize.minimize(lambda x: np.sum((x - v) ** 2), np.full(d, 1 / d), method="SLSQP",
+                                bounds=[(0, None)] * d,
+                                constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1}],
+                                options={"ftol": 1e-14, "maxiter": 500})
+        assert np.sum((w - v) ** 2) <= np.sum((res.x - v) ** 2) + 1e-9
+        np.testing.assert_allclose(w, res.x, atol=1e-5)
+
+
+def test_project_simplex_rows():
+    V = np.array([[0.6, 0.6, -1.0], [2.0, 0.0, 0.0]])
+    W = project_simplex(V)
+    np.testing.assert_allclose(W, [[0.5, 0.5, 0.0], [1.0, 0.0, 0.0]])
+
+
+def test_norm_sub_matches_literal_iteration():
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        d = int(rng.integers(2, 30))
+        v = rng.normal(1 / d, 0.3, size=d)
+        total = float(rng.choice([1.0, 1000.0]))
+        w = norm_sub(v * total, total)
+        np.testing.assert_allclose(w, norm_sub_literal(v * total, total), atol=1e-9 * total)
+        assert on_simplex(w, total)
+        # entries that started non-positive stay 0
+        assert np.all(w[v <= 0] == 0)
+
+
+def test_norm_sub_known_examples():
+    # positives sum to 1.2 > 1: shift by 0.1 each, none becomes negative
+    np.testing.assert_allclose(norm_sub([0.5, 0.7, -0.3]), [0.4, 0.6, 0.0])
+    # shift creates a new negative and needs a second round
+    np.testing.assert_allclose(norm_sub([0.9, 0.9, 0.05]), [0.5, 0.5, 0.0])
+    # positives sum to less than the total: raised, negatives not revived
+    np.testing.assert_allclose(norm_sub([0.2, 0.4, -0.1]), [0.4, 0.6, 0.0])
+    # nothing positive: uniform
+    np.testing.assert_allclose(norm_sub([-1.0, 0.0]), [0.5, 0.5])
+
+
+def test_norm_sub_differs_from_projection_only_when_raising():
+    v = np.array([0.3, 0.3, -0.05])
+    assert not np.allclose(norm_sub(v), project_simplex(v))
+    v = np.array([0.8, 0.5, -0.05])
+    np.testing.assert_allclose(norm_sub(v), project_simplex(v))
+
+
+def test_clip_normalise():
+    np.testing.assert_allclose(clip_normalise([0.5, -0.5, 1.5]), [0.25, 0.0, 0.75])
+    np.testing.assert_allclose(clip_normalise([-1.0, -2.0]), [0.5, 0.5])
+    np.testing.assert_allclose(clip_normalise([[1.0, 3.0], [-1, 1]], total=4), [[1.0, 3.0], [0.0, 4.0]])
+
+
+@pytest.mark.parametrize("fn", [norm_sub, project_simplex, clip_normalise])
+def test_postprocessing_validation(fn):
+    with pytest.raises(ValueError, match="estimate|v"):
+        fn([])
+    with pytest.raises(ValueError, match="finite"):
+        fn([np.nan, 1.0])
+    with pytest.raises(ValueError, match="total"):
+        fn([0.5, 0.5], total=0)
+    with pytest.raises(TypeError):
+        fn(["a", "b"])
+    with pytest.raises(ValueError):
+        fn(np.zeros((2, 2, 2)))
+
+
+# ------------------------------------------------------------------ IBU
+def grr_counts(eps, f, n, seed):
+    oracle = GRR(eps, f.size)
+    true = np.random.default_rng(seed).multinomial(n, f)
+    return oracle, oracle.simulate_counts(true, seed + 1)
+
+
+def test_ibu_and_ibu_grr_agree():
+    f = np.array([0.4, 0.25, 0.15, 0.1, 0.05, 0.05, 0.0, 0.0])
+    oracle, counts = grr_counts(1.0, f, 5_000, 3)
+    a, ia = ibu(oracle.channel(), counts, max_iter=400, tol=0.0, return_info=True)
+    b, ib = ibu_grr(counts, oracle.p, oracle.q, max_iter=400, tol=0.0, return_info=True)
+    np.testing.assert_allclose(a, b, atol=1e-10, rtol=0)
+    assert ia.n_iter == ib.n_iter == 400
+    assert ia.log_likelihood == pytest.approx(ib.log_likelihood, rel=1e-12)
+    # converged runs also agree
+    a = ibu(oracle.channel(), counts, tol=1e-13)
+    b = ibu_grr(counts, oracle.p, oracle.q, tol=1e-13)
+    np.testing.assert_allclose(a, b, atol=1e-10, rtol=0)
+
+
+def test_ibu_log_likelihood_is_monotone():
+    rng = np.random.default_rng(5)
+    P = rng.dirichlet(np.ones(7), size=5)
+    counts = rng.multinomial(300, rng.dirichlet(np.ones(5)) @ P)
+    pi = np.full(5, 0.2)
+    lls = [log_likelihood(P, counts, pi)]
+    for _ in range(60):
+        pi = ibu(P, counts, max_iter=1, tol=0.0, init=pi)
+        lls.append(log_likelihood(P, counts, pi))
+    assert np.all(np.diff(lls) >= -1e-9)
+    assert lls[-1] > lls[0]
+
+
+def test_ibu_reaches_the_mle():
+    """At convergence IBU maximises the multinomial likelihood over the simplex."""
+    P = np.array([[0.7, 0.2, 0.1], [0.2, 0.6, 0.2], [0.1, 0.3, 0.6]])
+    counts = np.array([40, 35, 25])
+    pi, info = ibu(P, counts, tol=1e-14, max_iter=100_000, return_info=True)
+    assert info.converged and info.objective == "likelihood"
+    # the MLE of an invertible channel with interior solution: πP = counts/n
+    np.testing.assert_allclose(pi @ P, counts / counts.sum(), atol=1e-8)
+    best = max(log_likelihood(P, counts, w)
+               for w in (np.array(t) / 20 for t in itertools.product(range(21), repeat=3) if sum(t) == 20))
+    assert info.log_likelihood >= best - 1e-9
+
+
+def test_ibu_grr_near_the_truth():
+    f = np.array([0.5, 0.3, 0.1, 0.1, 0.0])
+    n = 200_000
+    oracle, counts = grr_counts(2.0, f, n, 9)
+    pi = ibu_grr(counts, oracle.p, oracle.q)
+    se = math.sqrt(oracle.variance(n, 0.5))
+    assert np.max(np.abs(pi - f)) < 5 * se
+    assert np.all(pi >= 0) and pi.sum() == pytest.approx(1.0)
+
+
+def test_ibu_init_with_zeros_and_impossible_outputs():
+    P = np.array([[1.0, 0.0], [0.5, 0.5]])
+    with pytest.raises(ValueError, match="no input"):
+        ibu(P, [3, 4], init=[1.0, 0.0])
+    pi = ibu(P, [3, 0], init=[1.0, 0.0])
+    np.testing.assert_allclose(pi, [1.0, 0.0])
+
+
+@pytest.mark.parametrize("kwargs,exc", [
+    (dict(channel=[[0.5, 0.6]], output_counts=[1, 1]), ValueError),
+    (dict(channel=np.eye(2), output_counts=[1, 1, 1]), ValueError),
+    (dict(channel=np.eye(2), output_counts=[0, 0]), ValueError),
+    (dict(channel=np.eye(2), output_counts=[-1, 2]), ValueError),
+    (dict(channel=np.eye(2), output_counts=[1, 1], max_iter=0), ValueError),
+    (dict(channel=np.eye(2), output_counts=[1, 1], tol=-1.0), ValueError),
+    (dict(channel=np.eye(2), output_counts=[1, 1], init=[0.5, 0.6]), ValueError),
+    (dict(channel=np.eye(2), output_counts=["a", "b"]), TypeError),
+])
+def test_ibu_validation(kwargs, exc):
+    with pytest.raises(exc):
+        ibu(**kwargs)
+
+
+def test_ibu_grr_validation():
+    o = GRR(1.0, 4)
+    with pytest.raises(ValueError, match="p \\+ \\(d-1\\) q"):
+        ibu_grr([1, 2, 3], o.p, o.q)
+    with pytest.raises(ValueError, match="q < p"):
+        ibu_grr([1, 2, 3, 4], o.q, o.p)
+    with pytest.raises(TypeError):
+        ibu_grr([1, 2, 3, 4], "0.5", o.q)
+
+
+# ------------------------------------------------------------------ UE composite-likelihood EM
+def ue_support(eps, f, n, seed, optimal=True):
+    """Exact UE support counts: bit v is set for Bin(n_v, p) holders and Bin(n - n_v, q) others."""
+    rng = np.random.default_rng(seed)
+    if optimal:
+        p, q = 0.5, 1 / (math.exp(eps) + 1)
+    else:
+        p = math.exp(eps / 2) / (math.exp(eps / 2) + 1)
+        q = 1 - p
+    true = rng.multinomial(n, f)
+    C = rng.binomial(true, p) + rng.binomial(n - true, q)
+    return C, p, q
+
+
+def test_ibu_ue_fixed_point_near_truth():
+    f = np.array([0.35, 0.25, 0.2, 0.1, 0.05, 0.05, 0.0, 0.0, 0.0, 0.0])
+    n = 100_000
+    for optimal in (True, False):
+        C, p, q = ue_support(1.0, f, n, 4, optimal)
+        pi, info = ibu_ue(C, n, p, q, return_info=True)
+        assert info.objective == "composite likelihood" and info.converged
+        # standard error of the raw unbiased estimate at the largest frequency bounds the error scale
+        se = math.sqrt((0.35 * p * (1 - p) + 0.65 * q * (1 - q)) / (n * (p - q) ** 2))
+        assert np.max(np.abs(pi - f)) < 5 * se
+        assert np.all(pi >= 0) and pi.sum() == pytest.approx(1.0)
+
+
+def test_ibu_ue_composite_likelihood_monotone_and_maximal():
+    f = np.array([0.5, 0.3, 0.15, 0.05, 0.0])
+    n = 2_000
+    C, p, q = ue_support(0.8, f, n, 7)
+    pi = np.full(5, 0.2)
+    cls = [ue_composite_log_likelihood(C, n, p, q, pi)]
+    for _ in range(200):
+        pi = ibu_ue(C, n, p, q, method="em", max_iter=1, tol=0.0, init=pi)
+        cls.append(ue_composite_log_likelihood(C, n, p, q, pi))
+    assert np.all(np.diff(cls) >= -1e-9)
+    # the converged value maximises the (concave) composite likelihood over the simplex
+    pi_hat, info = ibu_ue(C, n, p, q, method="em", tol=1e-14, max_iter=200_000, return_info=True)
+    assert info.converged
+    # the direct solver finds the same point
+    np.testing.assert_allclose(ue_composite_mle(C, n, p, q), pi_hat, atol=1e-9)
+    np.testing.assert_allclose(ibu_ue(C, n, p, q), pi_hat, atol=1e-9)
+    res = optimize.minimize(lambda x: -ue_composite_log_likelihood(C, n, p, q, x), np.full(5, 0.2),
+                            method="SLSQP", bounds=[(0, 1)] * 5,
+                            constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1}],
+                            options={"ftol": 1e-15, "maxiter": 1000})
+    assert ue_composite_log_likelihood(C, n, p, q, pi_hat) >= -res.fun - 1e-7
+    np.testing.assert_allclose(pi_hat, res.x, atol=2e-3)
+
+
+def test_ibu_ue_returns_raw_estimate_when_it_is_a_distribution():
+    n, p, q = 1000, 0.5, 0.2
+    f = np.array([0.5, 0.3, 0.2])
+    C = n * (q + (p - q) * f)  # expected counts, exactly consistent
+    np.testing.assert_allclose(ibu_ue(C, n, p, q, method="em", tol=1e-15, max_iter=100_000), f, atol=1e-8)
+    np.testing.assert_allclose(ibu_ue(C, n, p, q), f, atol=1e-12)
+
+
+def test_ibu_ue_validation():
+    with pytest.raises(ValueError, match="exceed"):
+        ibu_ue([5, 20], 10, 0.5, 0.2)
+    with pytest.raises(ValueError, match="n must"):
+        ibu_ue([5, 2], 0, 0.5, 0.2)
+    with pytest.raises(ValueError, match="0 < q"):
+        ibu_ue([5, 2], 10, 1.0, 0.2)
+    with pytest.raises(ValueError, match="length"):
+        ibu_ue([5], 10, 0.5, 0.2)
+    with pytest.raises(ValueError, match="method"):
+        ibu_ue([5, 2], 10, 0.5, 0.2, method="newton")
+
+
+def test_ue_composite_mle_edge_counts():
+    """Counts of 0 and n (θ at the ends) and a large domain are handled by the direct solver."""
+    n, p, q = 50, 0.5, 0.1
+    C = np.array([n, 0, 0, 10, 3])
+    pi = ue_composite_mle(C, n, p, q)
+    assert np.all(pi >= 0) and pi.sum() == pytest.approx(1.0)
+    assert pi[0] == pi.max() and pi[1] == 0 and pi[2] == 0
+    rng = np.random.default_rng(2)
+    d, n = 2000, 10_000
+    C, p, q = ue_support(2.0, rng.dirichlet(np.full(d, 0.2)), n, 3)
+    pi, info = ue_composite_mle(C, n, p, q, return_info=True)
+    assert info.converged and pi.sum() == pytest.approx(1.0)
+    # the EM step leaves the direct solution (a fixed point) unchanged
+    np.testing.assert_allclose(ibu_ue(C, n, p, q, method="em", max_iter=1, tol=0.0, init=pi), pi, atol=1e-9)
+
+
+# ------------------------------------------------------------------ exact GRR MLE
+def test_grr_mle_is_the_limit_of_ibu_grr():
+    f = np.array([0.5, 0.3, 0.15, 0.05, 0.0, 0.0])
+    oracle, counts = grr_counts(3.0, f, 20_000, 13)
+    m = grr_mle(counts, oracle.p, oracle.q)
+    pi, info = ibu_grr(counts, oracle.p, oracle.q, tol=1e-15, max_iter=200_000, return_info=True)
+    assert info.converged
+    np.testing.assert_allclose(m, pi, atol=1e-9)
+    # IBU's fixed point property
+    np.testing.assert_allclose(ibu_grr(counts, oracle.p, oracle.q, max_iter=1, tol=0.0, init=m), m, atol=1e-12)
+
+
+def test_grr_mle_known_cases():
+    o = GRR(1.0, 3)
+    # counts exactly at their expectation under f: the MLE is f
+    f = np.array([0.6, 0.4, 0.0])
+    c = 1000 * (o.q + (o.p - o.q) * f)
+    np.testing.assert_allclose(grr_mle(c, o.p, o.q), f, atol=1e-12)
+    # beats every point of a grid on the simplex
+    counts = np.array([70, 20, 10])
+    m = grr_mle(counts, o.p, o.q)
+    P = o.channel()
+    best = max(log_likelihood(P, counts, np.array(t) / 30)
+               for t in itertools.product(range(31), repeat=3) if sum(t) == 30)
+    assert log_likelihood(P, counts, m) >= best - 1e-9
+    with pytest.raises(ValueError, match="p \\+ \\(d-1\\) q"):
+        grr_mle([1, 2], o.p, o.q)
+
+
+def test_ibuinfo_is_frozen():
+    info = IBUInfo(1, True, 0.0, "likelihood")
+    with pytest.raises(AttributeError):
+        info.n_iter = 2
