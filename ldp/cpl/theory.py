@@ -1,0 +1,441 @@
+"""Theoretical correlation-induced privacy leakage (CPL): Section IV of Jayawardana et al.
+
+Setting (Fig. 2(b) of the paper).  A user holds two correlated attributes, the
+*primary* ``X_k`` (alphabet size ``m``) and a *neighbour* ``X̂`` (alphabet size
+``t``).  Only the neighbour's report ``Ŷ = M̂(X̂)`` is considered here.  Because
+``X_k → X̂ → Ŷ`` is a Markov chain (Appendix D), the report is a channel from
+``X_k`` to ``Ŷ`` whose matrix is the product
+
+    M = P @ T,   P[x, u] = P(X̂ = u | X_k = x),   T[u, y] = p(y | u),
+
+and the CPL of ``X_k`` caused by ``X̂`` (Proposition IV.1, Eq. (7)-(8)) is the
+exact privacy level of that composed channel:
+
+    L_{X̂→X_k} = ln max_y max_{x ≠ x'} M[x, y] / M[x', y].
+
+Everything in this module is a function of ``P`` (always *conditional on the
+primary*: rows = values of ``X_k``, each row a distribution over ``X̂``) and
+either the neighbour's channel ``T`` (Algorithm 1) or only its privacy
+parameters ``(ε, δ)`` (Algorithm 2).  The arrow in ``L_{X̂→X_k}`` is the
+direction of leakage; giving ``P(X_k | X̂)`` instead computes the other
+direction, which is a different number (observation OB1).
+
+Corrections to the printed paper, each documented where it is implemented:
+
+* Algorithm 1 loops over the *columns* ``C = T[:, y]`` of the transition matrix
+  (a fixed output), as Eq. (8) defines ``C``; the printed line 3 takes a row,
+  which agrees only for symmetric channels (GRR, EXP).  ``reading="rows"``
+  reproduces the printed version for the errata discussion.
+* Algorithm 2 sorts the element-wise *ratio* ``G ⊘ G'`` (printed "G ⊙ G'"); a
+  ratio ``g / 0`` with ``g > 0`` is ``+inf`` (always selected first) and ``0/0``
+  is skipped.
+* Corollary H.1's proof means ``H̄* = e^ε``, not ``ε``.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._checks import check_epsilon, check_probability
+from ..audit import channel_epsilon, check_channel
+
+__all__ = [
+    "CPLPair",
+    "Alg2Pair",
+    "check_conditional",
+    "conditional",
+    "cpl_alg1",
+    "alg2_pair",
+    "cpl_alg2",
+    "cpl_two_level",
+    "cpl_grr",
+    "cpl_exp",
+    "cpl_saturation",
+    "disjoint_pairs",
+    "hbar",
+    "tpl_bound",
+    "appendix_k_closed_form",
+]
+
+#: absolute tolerance on the row sums of a conditional table
+ROW_SUM_ATOL = 1e-9
+#: relative tolerance used to decide that two values of H̄ are tied (Algorithm 2's f̄*)
+TIE_RTOL = 1e-12
+
+
+class CPLPair(NamedTuple):
+    """The two-component CPL of Section IV-D: leakage ``l`` and relaxation ``f̄*`` (Eq. (20))."""
+
+    leakage: float
+    relaxation: float
+
+
+class Alg2Pair(NamedTuple):
+    """Algorithm 2 for one ordered pair of rows ``(G, G')``: the greedy set and its value."""
+
+    hbar: float            #: H̄* = max_S (1 + λA)/(1 + λB), Eq. (19)
+    selected: np.ndarray   #: S*, indices of X̂ values given the large coefficient c_max
+    A: float               #: Σ_{j∈S*} g_j
+    B: float               #: Σ_{j∈S*} g'_j
+    relaxation: float      #: f* = δ·A, Eq. (20)
+
+
+# ----------------------------------------------------------------------------- inputs
+def check_conditional(P: Any, name: str = "P") -> np.ndarray:
+    """Validate a conditional table ``P[x, u] = P(X̂ = u | X_k = x)`` and return it as floats.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a 2-D finite matrix, has a negative entry, or a row that
+        does not sum to 1 within ``1e-9``.
+    TypeError
+        If ``P`` is not numeric.
+    """
+    return check_channel(P, atol=ROW_SUM_ATOL, name=name)
+
+
+def _check_delta(delta: Any) -> float:
+    return check_probability(delta, "delta", open_high=True)
+
+
+def _check_tie(tie: Any) -> str:
+    if tie not in ("strict", "inclusive"):
+        raise ValueError(f"tie must be 'strict' or 'inclusive', got {tie!r}")
+    return tie
+
+
+def conditional(table: Any, *, given: str = "rows", mode: str = "empirical", min_count: float = 0) -> np.ndarray:
+    """Conditional distribution from a joint table of probabilities or counts.
+
+    Parameters
+    ----------
+    table : array_like, shape (m, t)
+        Joint probabilities ``P(X_k = x, X̂ = u)`` or joint counts; non-negative, finite.
+    given : {"rows", "columns"}
+        ``"rows"`` returns ``P(column | row)`` (shape (m, t)); ``"columns"`` returns
+        ``P(row | column)`` (shape (t, m)): the input of the *other* direction.
+    mode : {"empirical", "artifact"}
+        ``"empirical"``: plain relative frequencies.  ``"artifact"``: the smoothing
+        of the authors' notebook ``CMF_gen`` (spec §10.3): add 1 to every count,
+        set to 0 every cell whose raw count is <= 1, then normalise.  Only
+        meaningful for counts.
+    min_count : float
+        Conditioning values whose total is below ``min_count`` (and any with total
+        0) are dropped, because ``P(· | x)`` is undefined or too noisy for them
+        (spec §11, Q10).  The result therefore may have fewer rows than ``table``.
+
+    Returns
+    -------
+    numpy.ndarray
+        A row-stochastic matrix.
+    """
+    arr = np.asarray(table)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
+        raise TypeError(f"table must be a numeric matrix, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if arr.ndim != 2 or arr.size == 0:
+        raise ValueError(f"table must be a non-empty 2-D matrix, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("table must contain only finite entries")
+    if np.any(arr < 0):
+        i, j = np.unravel_index(np.argmin(arr), arr.shape)
+        raise ValueError(f"table must be non-negative, got table[{i}, {j}] = {arr[i, j]!r}")
+    if given not in ("rows", "columns"):
+        raise ValueError(f"given must be 'rows' or 'columns', got {given!r}")
+    if mode not in ("empirical", "artifact"):
+        raise ValueError(f"mode must be 'empirical' or 'artifact', got {mode!r}")
+    if not (np.isfinite(min_count) and min_count >= 0):
+        raise ValueError(f"min_count must be finite and >= 0, got {min_count!r}")
+    if given == "columns":
+        arr = arr.T
+    totals = arr.sum(axis=1)
+    keep = (totals > 0) & (totals >= min_count)
+    if not np.any(keep):
+        raise ValueError(f"no conditioning value has total >= max(min_count, >0) (min_count={min_count})")
+    arr = arr[keep]
+    if mode == "artifact":
+        arr = np.where(arr <= 1, 0.0, arr + 1.0)
+        totals = arr.sum(axis=1)
+        arr = arr[totals > 0]
+        if arr.shape[0] == 0:
+            raise ValueError("mode='artifact' removed every cell (all counts <= 1)")
+    return arr / arr.sum(axis=1, keepdims=True)
+
+
+# ----------------------------------------------------------------------------- Algorithm 1
+def cpl_alg1(P: Any, T: Any, *, reading: str = "columns", return_witness: bool = False) -> Any:
+    """Exact CPL ``L_{X̂→X_k}`` from the neighbour's transition matrix (Algorithm 1, Eq. (8)).
+
+    Vectorised form of Algorithm 1: with ``M = P @ T`` (``M[x, y] = p(y | x)``),
+    ``L = ln max_y max_{x≠x'} M[x, y]/M[x', y]``, which is the exact privacy level
+    of the composed channel ``X_k → Ŷ`` (:func:`ldp.audit.channel_epsilon`).  A
+    ratio with a zero denominator and a positive numerator is ``+inf``; ``0/0``
+    is skipped.  Cost ``O(m·t·|Y| + m·|Y|)`` instead of the printed ``O(m²t²)``.
+
+    Parameters
+    ----------
+    P : array_like, shape (m, t)
+        ``P(X̂ | X_k)``: rows = values of the primary attribute, rows sum to 1.
+    T : array_like, shape (t, n_out)
+        The neighbour's channel, ``T[u, y] = p(y | u)`` (rows sum to 1).
+    reading : {"columns", "rows"}
+        ``"columns"`` (default) is Eq. (8): ``C`` is the column of ``T`` for one
+        output.  ``"rows"`` reproduces the printed pseudo-code (line 3 takes
+        ``C = P(Ŷ | X̂ = x̂)``, a row of a square ``T``); it is wrong unless ``T``
+        is symmetric, and is offered only to exhibit the erratum.
+    return_witness : bool
+        Also return ``(y, x, x')`` attaining the maximum (``None`` when the CPL is 0).
+
+    Returns
+    -------
+    float or (float, tuple | None)
+        ``L >= 0``, possibly ``inf``.
+    """
+    P = check_conditional(P, "P")
+    T = check_channel(T, atol=ROW_SUM_ATOL, name="T")
+    if T.shape[0] != P.shape[1]:
+        raise ValueError(f"T must have one row per value of X̂: P has {P.shape[1]} columns, T has {T.shape[0]} rows")
+    if reading == "columns":
+        M = P @ T
+    elif reading == "rows":
+        if T.shape[0] != T.shape[1]:
+            raise ValueError(f"reading='rows' needs a square T (|Y| = t), got shape {T.shape}")
+        M = P @ T.T
+    else:
+        raise ValueError(f"reading must be 'columns' or 'rows', got {reading!r}")
+    if P.shape[0] < 2:
+        return (0.0, None) if return_witness else 0.0
+    return channel_epsilon(M, return_witness=return_witness)
+
+
+# ----------------------------------------------------------------------------- Algorithm 2
+def hbar(A: Any, B: Any, epsilon: float) -> Any:
+    """``H̄ = (1 + λA)/(1 + λB)`` with ``λ = e^ε - 1`` (Eq. (18))."""
+    lam = math.expm1(check_epsilon(epsilon, allow_zero=True))
+    return (1.0 + lam * np.asarray(A, dtype=float)) / (1.0 + lam * np.asarray(B, dtype=float))
+
+
+def alg2_pair(g: Any, gp: Any, epsilon: float, delta: float = 0.0, *, tie: str = "strict") -> Alg2Pair:
+    """Algorithm 2's inner greedy for one ordered pair ``(G, G') = (P(X̂|x), P(X̂|x'))``, as printed.
+
+    The ratios ``σ_i = g_i / g'_i`` are sorted in decreasing order (``g/0 = +inf``
+    for ``g > 0``; ``0/0`` entries are skipped) and an element enters ``S`` while
+    ``σ >= (1+λA)/(1+λB)`` (Lemma IV.5); the loop stops at the first failure,
+    since later ratios are smaller.  ``tie="inclusive"`` is the paper's ``>=``;
+    ``tie="strict"`` (default, the authors' code) uses ``>``.  Both give the same
+    ``H̄*`` (Theorem IV.6) but different ``S*`` and hence ``f* = δ·A`` when ratios
+    tie with the current value (e.g. ``G = G'``: strict selects nothing, ``f* = 0``;
+    inclusive selects everything, ``f* = δ``).
+
+    This is the reference (loop) implementation; :func:`cpl_alg2` is the
+    vectorised one used everywhere else, and the tests check they agree.
+    """
+    g = np.asarray(g, dtype=float)
+    gp = np.asarray(gp, dtype=float)
+    if g.ndim != 1 or g.shape != gp.shape or g.size == 0:
+        raise ValueError(f"g and gp must be 1-D vectors of equal non-zero length, got shapes {g.shape}, {gp.shape}")
+    for nm, v in (("g", g), ("gp", gp)):
+        if not np.all(np.isfinite(v)) or np.any(v < 0):
+            raise ValueError(f"{nm} must be finite and non-negative")
+        if abs(v.sum() - 1.0) > ROW_SUM_ATOL:
+            raise ValueError(f"{nm} must sum to 1 (a conditional distribution), got {v.sum()!r}")
+    eps = check_epsilon(epsilon, allow_zero=True)
+    delta = _check_delta(delta)
+    tie = _check_tie(tie)
+    lam = math.expm1(eps)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sigma = g / gp
+    valid = ~np.isnan(sigma)
+    idx = np.flatnonzero(valid)
+    order = idx[np.argsort(-sigma[idx], kind="stable")]
+    A = B = 0.0
+    chosen: list[int] = []
+    for i in order:
+        current = (1.0 + lam * A) / (1.0 + lam * B)
+        take = sigma[i] >= current if tie == "inclusive" else sigma[i] > current
+        if not take:
+            break
+        A += g[i]
+        B += gp[i]
+        chosen.append(int(i))
+    value = (1.0 + lam * A) / (1.0 + lam * B)
+    return Alg2Pair(float(value), np.array(chosen, dtype=np.int64), float(A), float(B), float(delta * A))
+
+
+def _alg2_all_pairs(P: np.ndarray, lam: float, tie: str) -> tuple[np.ndarray, np.ndarray]:
+    """H̄* and A_{S*} for every ordered pair of rows (diagonal set to H̄* = 1, A = 0)."""
+    m, t = P.shape
+    G = np.broadcast_to(P[:, None, :], (m, m, t))
+    Gp = np.broadcast_to(P[None, :, :], (m, m, t))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = G / Gp
+    key = np.where(np.isnan(ratio), -1.0, ratio)        # 0/0 last, never helps
+    order = np.argsort(-key, axis=-1, kind="stable")
+    Gs = np.take_along_axis(G, order, axis=-1)
+    Gps = np.take_along_axis(Gp, order, axis=-1)
+    A = np.concatenate([np.zeros((m, m, 1)), np.cumsum(Gs, axis=-1)], axis=-1)
+    B = np.concatenate([np.zeros((m, m, 1)), np.cumsum(Gps, axis=-1)], axis=-1)
+    H = (1.0 + lam * A) / (1.0 + lam * B)
+    best = H.max(axis=-1)
+    # greedy (Theorem IV.6) = best prefix; the tie rule picks the first or the last maximiser
+    at_max = H >= best[..., None] * (1.0 - TIE_RTOL)
+    if tie == "strict":
+        j = np.argmax(at_max, axis=-1)
+    else:
+        j = H.shape[-1] - 1 - np.argmax(at_max[..., ::-1], axis=-1)
+    A_star = np.take_along_axis(A, j[..., None], axis=-1)[..., 0]
+    diag = np.eye(m, dtype=bool)
+    best[diag] = 1.0
+    A_star[diag] = 0.0
+    return best, A_star
+
+
+def cpl_alg2(P: Any, epsilon: float, delta: float = 0.0, *, tie: str = "strict",
+             relaxation: str = "paper", return_pair: bool = False) -> Any:
+    """Upper bound on CPL for any (ε, δ)-LDP neighbour mechanism (Algorithm 2, Eqs. (18)-(20)).
+
+    For each ordered pair ``x ≠ x'`` the greedy of Lemma IV.5 / Theorem IV.6 finds
+    ``H̄* = max_S (1+λA_S)/(1+λB_S)``, computed here for all pairs at once as the
+    best prefix of the ratio-sorted cumulative sums (equal to the greedy by
+    Theorem IV.6).  ``l = ln max_{x≠x'} H̄*``; the relaxation is ``f̄* = δ·A_{S*}``
+    of the maximising pair (the first in row-major order on ties, as the printed
+    ``if l < ln H̄*`` does).
+
+    Parameters
+    ----------
+    P : array_like, shape (m, t)
+        ``P(X̂ | X_k)``, rows sum to 1.
+    epsilon : float
+        The neighbour's budget, ``>= 0`` (``ε = 0`` gives ``l = 0``, Corollary H.2).
+    delta : float
+        The neighbour's relaxation, in ``[0, 1)``.
+    tie : {"strict", "inclusive"}
+        Tie rule of the greedy (see :func:`alg2_pair`); changes only ``f̄*``.
+    relaxation : {"paper", "conservative"}
+        ``"paper"``: ``f̄* = δ·A_{S*}`` (Eq. (20)).  ``"conservative"``: ``f̄* = δ``,
+        which is what the per-output inequality ``p(y|x) <= H̄* p(y|x') + δA_S``
+        guarantees for every ``S`` (spec §5.5 remark).
+    return_pair : bool
+        Also return the maximising ordered pair ``(x, x')`` (``None`` if ``l = 0``).
+
+    Returns
+    -------
+    CPLPair (or (CPLPair, pair))
+        ``(leakage, relaxation)`` with ``0 <= leakage <= ε``.
+    """
+    P = check_conditional(P, "P")
+    eps = check_epsilon(epsilon, allow_zero=True)
+    delta = _check_delta(delta)
+    tie = _check_tie(tie)
+    if relaxation not in ("paper", "conservative"):
+        raise ValueError(f"relaxation must be 'paper' or 'conservative', got {relaxation!r}")
+    m = P.shape[0]
+    if m < 2:  # a constant attribute cannot leak (the authors' code returns a 3-tuple here)
+        out = CPLPair(0.0, 0.0)
+        return (out, None) if return_pair else out
+    lam = math.expm1(eps)
+    best, A_star = _alg2_all_pairs(P, lam, tie)
+    flat = int(np.argmax(best))
+    x, xp = divmod(flat, m)
+    hmax = float(best[x, xp])
+    if hmax <= 1.0:
+        out = CPLPair(0.0, 0.0)
+        return (out, None) if return_pair else out
+    f = delta * float(A_star[x, xp]) if relaxation == "paper" else delta
+    out = CPLPair(float(min(math.log(hmax), eps)), float(f))
+    return (out, (x, xp)) if return_pair else out
+
+
+# ----------------------------------------------------------------------------- closed forms
+def cpl_two_level(P: Any, epsilon: float) -> float:
+    """CPL through a GRR-like ("two-level") neighbour channel with privacy level ``ε`` (spec eq. G).
+
+    A GRR column is ``∝ 1 + λ·1[u = y]`` so ``Cᵀ G ∝ 1 + λ g_y`` and
+
+        L = ln max_y max_{x≠x'} (1 + λ P[x, y]) / (1 + λ P[x', y]),   λ = e^ε − 1,
+
+    independent of the alphabet size.  This is Algorithm 1 for GRR, the "ITS"
+    estimate of the benchmark, and, with ``ε`` replaced by the effective level
+    ``ε_eff`` of a mechanism + attack (:mod:`ldp.cpl.attacks`), the large-sample
+    limit of the statistical CPL.
+    """
+    P = check_conditional(P, "P")
+    lam = math.expm1(check_epsilon(epsilon, allow_zero=True))
+    if P.shape[0] < 2:
+        return 0.0
+    hi = P.max(axis=0)
+    lo = P.min(axis=0)
+    return float(max(np.max(np.log1p(lam * hi) - np.log1p(lam * lo)), 0.0))
+
+
+def cpl_grr(P: Any, epsilon: float) -> float:
+    """Algorithm 1 with the GRR channel at ``ε`` in closed form: :func:`cpl_two_level` at ``ε``."""
+    return cpl_two_level(P, epsilon)
+
+
+def cpl_exp(P: Any, epsilon: float) -> float:
+    """Algorithm 1 with the paper's exponential mechanism at ``ε``: GRR at ``ε/2`` (Appendix A-3).
+
+    With utility ``1[x = r]`` and sensitivity 1 the selection probability is
+    ``∝ exp(ε·1[x=r]/2)``, i.e. exactly GRR with budget ``ε/2``.
+    """
+    return cpl_two_level(P, check_epsilon(epsilon, allow_zero=True) / 2.0)
+
+
+def cpl_saturation(P: Any) -> float:
+    """Saturation value ``lim_{ε→∞} L = ln max_{u, x, x'} P[x,u]/P[x',u]`` (Corollary IV.4, Eq. (13)).
+
+    This is the CPL when the neighbour is released without noise, i.e. the privacy
+    level of ``P`` itself read as a channel; ``inf`` when some ``u`` has
+    ``P[x,u] > 0 = P[x',u]``.
+    """
+    P = check_conditional(P, "P")
+    if P.shape[0] < 2:
+        return 0.0
+    return channel_epsilon(P)
+
+
+def disjoint_pairs(P: Any) -> list[tuple[int, int]]:
+    """Ordered pairs ``(x, x')`` whose rows have disjoint supports (Corollary H.1: CPL = ε)."""
+    P = check_conditional(P, "P")
+    S = (P > 0).astype(np.int64)
+    overlap = S @ S.T
+    xs, xps = np.nonzero(overlap == 0)
+    return [(int(a), int(b)) for a, b in zip(xs, xps) if a != b]
+
+
+def tpl_bound(epsilon: float, cpls: Any, delta: float = 0.0, relaxations: Any = None) -> CPLPair:
+    """Composition upper bound on the total leakage of ``X_k`` (Eq. (6), Theorem II.3).
+
+    ``L̄ = (ε + Σ l_{X→X_k},  δ + Σ f̄*_{X→X_k})``: the direct leakage of ``X_k``'s
+    own report plus every neighbour's CPL.
+    """
+    eps = check_epsilon(epsilon, allow_zero=True)
+    delta = _check_delta(delta)
+    c = np.asarray(cpls, dtype=float).ravel()
+    if np.any(np.isnan(c)) or np.any(c < 0):
+        raise ValueError("cpls must be non-negative numbers (inf allowed)")
+    if relaxations is None:
+        f = np.zeros(1)
+    else:
+        f = np.asarray(relaxations, dtype=float).ravel()
+        if f.size != c.size:
+            raise ValueError(f"relaxations must have one entry per CPL ({c.size}), got {f.size}")
+        if not np.all(np.isfinite(f)) or np.any(f < 0):
+            raise ValueError("relaxations must be finite and non-negative")
+    return CPLPair(float(eps + c.sum()), float(delta + f.sum()))
+
+
+def appendix_k_closed_form(epsilon: float) -> tuple[float, float]:
+    """Exact CPLs for the joint of Eq. (28) (Appendix K), for GRR and for Algorithm 2.
+
+    ``L_{X̂→X_k} = ε`` (rows x1, x2 of ``P(X̂|X_k)`` have disjoint supports) and
+    ``L_{X_k→X̂} = ln((1 + e^ε)/2)``, attained by ``G = P(X_k|x̂_1) = (.5, 0, .25, .25)``,
+    ``G' = P(X_k|x̂_2) = (0, .4, .3, .3)`` and ``S = {x_1}``:
+    ``(1 + λ/2)/(1 + 0) = (1 + e^ε)/2``.
+    """
+    eps = check_epsilon(epsilon, allow_zero=True)
+    return eps, math.log((1.0 + math.exp(eps)) / 2.0)
