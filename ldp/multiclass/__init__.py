@@ -1,0 +1,17 @@
+"""Multi-class item mining under LDP (paper 002, Mao et al.).
+
+Modules (one idea each):
+
+``frameworks``  HEC, PTJ, PTS for frequency estimation (+ shared interface, budget split)
+``validity``    validity perturbation (VP) and correlated perturbation (CP) with exact estimators
+``variance``    exact variances (incl. the covariance Eq. (5) leaves out), the paper's formulas, Table I
+``samplers``    count-level samplers exact in distribution
+``topk``        PEM- and shuffling-based per-class top-k (Algorithms 1-2) and the ablation variants
+``datasets``    SYN1-SYN4, Diabetes preparation, stand-ins for Heart Disease, Anime, JD
+"""
+from .frameworks import HEC, PTJ, PTS, MulticlassFramework, Tallies, check_table, pairs_to_table, split_budget, \
+    table_to_pairs
+from .validity import CP, VP
+
+__all__ = ["HEC", "PTJ", "PTS", "CP", "VP", "MulticlassFramework", "Tallies", "check_table", "pairs_to_table",
+           "split_budget", "table_to_pairs"]

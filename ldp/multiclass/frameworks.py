@@ -1,0 +1,436 @@
+"""The three frameworks for multi-class frequency estimation: HEC, PTJ and PTS.
+
+Mao et al. (paper 002, Sec. III and VI-A).  Every user holds one label-item pair
+``(C, I)`` with ``C`` in ``{0..c-1}`` and ``I`` in ``{0..d-1}``; the server wants
+the ``c x d`` table ``f(C, I)`` of pair counts under ε-LDP on the whole pair.
+
+* :class:`HEC` (the strawman): users are split at random into ``c`` groups and
+  group ``j`` estimates the items of class ``j`` with the full budget.  A user of
+  group ``j`` whose label is not ``j`` is *invalid*; she reports a dummy item
+  ``d`` (oracle over ``d + 1`` values), or, as the paper's text says, a uniformly
+  random real item (which biases the estimator, see :func:`ldp.multiclass.variance.hec_random_item_bias`).
+* :class:`PTJ`: the pair is one value of the product domain of size ``c·d``,
+  perturbed by the adaptive oracle (GRR or OUE) with the full budget.
+* :class:`PTS`: the label is perturbed by GRR(ε1) and the item by OUE(ε2)
+  independently, ``ε1 + ε2 = ε``; Eq. (6) of the paper calibrates the counts.
+
+The correlated-perturbation framework PTS-CP lives in :mod:`ldp.multiclass.validity`
+and shares the interface defined here (:class:`MulticlassFramework`).
+
+Every framework offers the same four routes, so that tests can tie them together:
+
+``perturb(labels, items, rng)``   per-user reports (vectorised over users);
+``tally(reports)``                the server's raw counts, a :class:`Tallies`;
+``simulate(table, rng)``          the same :class:`Tallies` drawn *exactly in distribution*
+                                  from the true table, without per-user work
+                                  (:mod:`ldp.multiclass.samplers`);
+``estimate_tallies(tallies)``     the raw unbiased ``c x d`` estimate (no post-processing).
+
+``variance(table)`` gives the exact variance of every cell (:mod:`ldp.multiclass.variance`)
+and ``channel()`` the full ``P(report | pair)`` matrix on small domains.
+"""
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._checks import as_generator, check_codes, check_domain_size, check_epsilon
+from ..oracles import GRR, OUE, FrequencyOracle, adaptive_oracle
+from . import samplers, variance
+
+__all__ = ["Tallies", "MulticlassFramework", "HEC", "PTJ", "PTS", "split_budget", "check_pairs", "check_table",
+           "pairs_to_table", "table_to_pairs"]
+
+
+# ---------------------------------------------------------------------------- validation helpers
+def split_budget(epsilon: float, epsilon1: float | None = None, epsilon2: float | None = None) -> tuple[float, float]:
+    """Split ``epsilon`` into a label budget ``ε1`` and an item budget ``ε2`` with ``ε1 + ε2 = ε``.
+
+    The paper's default is ``ε1 = ε2 = ε/2`` (Sec. IV-B).  Give one part and the
+    other is the remainder; give both and they must add up to ``epsilon``
+    (relative tolerance 1e-9), otherwise a ``ValueError`` is raised, because the
+    sequential composition of Theorem 2 only guarantees ``ε1 + ε2``.
+    """
+    eps = check_epsilon(epsilon)
+    if epsilon1 is None and epsilon2 is None:
+        return eps / 2, eps / 2
+    if epsilon1 is not None:
+        e1 = check_epsilon(epsilon1, "epsilon1")
+    if epsilon2 is not None:
+        e2 = check_epsilon(epsilon2, "epsilon2")
+    if epsilon1 is None:
+        e1 = eps - e2
+    elif epsilon2 is None:
+        e2 = eps - e1
+    if e1 <= 0 or e2 <= 0:
+        raise ValueError(f"epsilon1 and epsilon2 must both be > 0 and add up to epsilon={eps!r}; "
+                         f"got epsilon1={e1!r}, epsilon2={e2!r}")
+    if not math.isclose(e1 + e2, eps, rel_tol=1e-9, abs_tol=1e-12):
+        raise ValueError(f"epsilon1 + epsilon2 must equal epsilon={eps!r}, got {e1!r} + {e2!r} = {e1 + e2!r}")
+    return e1, e2
+
+
+def check_pairs(labels: Any, items: Any, c: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a population of label-item pairs: integer codes, same length, inside the domains."""
+    lab = check_codes(labels, c, "labels")
+    itm = check_codes(items, d, "items")
+    if lab.size != itm.size:
+        raise ValueError(f"labels and items must have the same length, got {lab.size} and {itm.size}")
+    return lab, itm
+
+
+def check_table(table: Any, c: int | None = None, d: int | None = None, name: str = "table") -> np.ndarray:
+    """Validate a ``c x d`` table of non-negative integer pair counts with at least one user."""
+    arr = np.asarray(table)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer)
+                                   or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr))
+                                       and np.all(arr == np.round(arr)))):
+        raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D (classes x items) table, got shape {arr.shape}")
+    if (c is not None and arr.shape[0] != c) or (d is not None and arr.shape[1] != d):
+        raise ValueError(f"{name} must have shape ({c}, {d}), got {arr.shape}")
+    if arr.size and arr.min() < 0:
+        raise ValueError(f"{name} must be non-negative, got minimum {arr.min()}")
+    if arr.sum() == 0:
+        raise ValueError(f"{name} sums to 0: at least one user is needed")
+    return arr.astype(np.int64)
+
+
+def pairs_to_table(labels: Any, items: Any, c: int, d: int) -> np.ndarray:
+    """The ``c x d`` table of true pair counts of a population."""
+    lab, itm = check_pairs(labels, items, c, d)
+    return np.bincount(lab * d + itm, minlength=c * d).reshape(c, d)
+
+
+def table_to_pairs(table: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """One user per unit of ``table``: ``(labels, items)`` int32 arrays, in random order if ``rng`` is given."""
+    arr = check_table(table)
+    c, d = arr.shape
+    joint = np.repeat(np.arange(c * d, dtype=np.int64), arr.ravel())
+    if rng is not None:
+        as_generator(rng).shuffle(joint)
+    return (joint // d).astype(np.int32), (joint % d).astype(np.int32)
+
+
+# ---------------------------------------------------------------------------- tallies
+@dataclass(frozen=True)
+class Tallies:
+    """The server's raw counts for one run of a framework (what ``estimate_tallies`` needs).
+
+    Attributes
+    ----------
+    N : int
+        Number of users.
+    pair : ndarray, shape (c, d)
+        Collected pair counts ``f~(C, I)`` (meaning depends on the framework: for HEC
+        row ``j`` is the support count of group ``j``; for PTJ the joint support counts).
+    label : ndarray, shape (c,) or None
+        Collected label counts ``n~(C)`` (PTS, CP).
+    item : ndarray, shape (d,) or None
+        Collected item counts ``T~(I)`` (PTS).
+    group : ndarray, shape (c,) or None
+        Group sizes ``N_j`` (HEC).
+    """
+
+    N: int
+    pair: np.ndarray
+    label: np.ndarray | None = None
+    item: np.ndarray | None = None
+    group: np.ndarray | None = None
+
+
+# ---------------------------------------------------------------------------- base class
+class MulticlassFramework(ABC):
+    """Common interface: perturb / tally / simulate / estimate / variance / channel.
+
+    Parameters
+    ----------
+    epsilon : float
+        Total privacy budget of one user's report (finite, > 0).
+    c : int
+        Number of classes, >= 2.
+    d : int
+        Number of items, >= 2.
+    """
+
+    name = "framework"
+
+    def __init__(self, epsilon: float, c: int, d: int) -> None:
+        self.epsilon = check_epsilon(epsilon)
+        self.c = check_domain_size(c, "c")
+        self.d = check_domain_size(d, "d")
+
+    # client / server / count-level routes
+    @abstractmethod
+    def perturb(self, labels: Any, items: Any, rng: Any = None) -> Any:
+        """Per-user reports for the population ``(labels, items)``."""
+
+    @abstractmethod
+    def tally(self, reports: Any) -> Tallies:
+        """The server's raw counts from the reports."""
+
+    @abstractmethod
+    def simulate(self, table: Any, rng: Any = None) -> Tallies:
+        """Raw counts drawn exactly in distribution from the true ``c x d`` table."""
+
+    @abstractmethod
+    def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
+        """Raw unbiased ``c x d`` estimate of the pair counts."""
+
+    @abstractmethod
+    def variance(self, table: Any) -> np.ndarray:
+        """Exact variance of every cell of the estimate, given the true table."""
+
+    def estimate(self, reports: Any) -> np.ndarray:
+        """``estimate_tallies(tally(reports))``."""
+        return self.estimate_tallies(self.tally(reports))
+
+    def run(self, table: Any, rng: Any = None) -> np.ndarray:
+        """One count-level run: ``estimate_tallies(simulate(table, rng))``."""
+        return self.estimate_tallies(self.simulate(table, rng))
+
+    def channel(self) -> np.ndarray:
+        """``P(report | pair)`` with rows ordered ``C·d + I`` (small domains only)."""
+        raise ValueError(f"{type(self).__name__} has no single enumerable channel")
+
+    def _table(self, table: Any) -> np.ndarray:
+        return check_table(table, self.c, self.d)
+
+    def _pairs(self, labels: Any, items: Any) -> tuple[np.ndarray, np.ndarray]:
+        return check_pairs(labels, items, self.c, self.d)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(epsilon={self.epsilon:g}, c={self.c}, d={self.d})"
+
+
+# ---------------------------------------------------------------------------- HEC
+class HEC(MulticlassFramework):
+    """Hierarchical-each-class strawman (paper 002, Sec. III and VI-A).
+
+    Users are shuffled and cut into ``c`` groups of (almost) equal size; group ``j``
+    runs a frequency oracle (the adaptive GRR/OUE choice) with the full ``epsilon``
+    over the items, and only its users of class ``j`` are valid.
+
+    Parameters
+    ----------
+    epsilon, c, d : see :class:`MulticlassFramework`.
+    invalid : {"dummy", "random"}
+        What an invalid user reports.  ``"dummy"`` (the authors' code): an extra item
+        ``d``, the oracle runs over ``d + 1`` values, and the estimator is unbiased.
+        ``"random"`` (the paper's text): a uniformly random real item, oracle over
+        ``d`` values; the same estimator is then biased by ``(N - n_C)/d``.
+
+    Notes
+    -----
+    Estimator: with ``N_j`` users in group ``j`` and support count ``f~(j, I)``,
+
+        f^(j, I) = (N / N_j) · (f~(j, I) - N_j q) / (p - q),
+
+    which is the paper's ``(c f~ - N q)/(p - q)`` when ``N_j = N/c``.  It is unbiased
+    because the group is a uniformly random subset of size ``N_j``.
+    """
+
+    name = "HEC"
+
+    def __init__(self, epsilon: float, c: int, d: int, *, invalid: str = "dummy") -> None:
+        super().__init__(epsilon, c, d)
+        if invalid not in ("dummy", "random"):
+            raise ValueError(f"invalid must be 'dummy' or 'random', got {invalid!r}")
+        self.invalid = invalid
+        self.oracle: FrequencyOracle = adaptive_oracle(self.epsilon, self.d + 1 if invalid == "dummy" else self.d)
+
+    def group_sizes(self, N: int) -> np.ndarray:
+        """Sizes of the ``c`` groups of an ``N``-user population (``np.array_split`` convention)."""
+        if N < self.c:
+            raise ValueError(f"HEC needs at least c={self.c} users (one per group), got N={N}")
+        base, extra = divmod(N, self.c)
+        return np.array([base + (1 if j < extra else 0) for j in range(self.c)], dtype=np.int64)
+
+    def perturb(self, labels: Any, items: Any, rng: Any = None) -> tuple[np.ndarray, Any]:
+        """Returns ``(group, reports)``: each user's group and the oracle reports in user order."""
+        lab, itm = self._pairs(labels, items)
+        gen = as_generator(rng)
+        sizes = self.group_sizes(lab.size)
+        group = np.repeat(np.arange(self.c), sizes)[gen.permutation(lab.size)]
+        valid = lab == group
+        if self.invalid == "dummy":
+            value = np.where(valid, itm, self.d)
+        else:
+            value = np.where(valid, itm, gen.integers(0, self.d, size=lab.size))
+        return group, self.oracle.perturb(value, gen)
+
+    def tally(self, reports: tuple[np.ndarray, Any]) -> Tallies:
+        group, rep = reports
+        group = check_codes(group, self.c, "group")
+        pair = np.zeros((self.c, self.d), dtype=np.int64)
+        rep_arr = np.asarray(rep)
+        for j in range(self.c):
+            pair[j] = self.oracle.support_counts(rep_arr[group == j])[: self.d]
+        return Tallies(N=int(group.size), pair=pair, group=np.bincount(group, minlength=self.c))
+
+    def simulate(self, table: Any, rng: Any = None) -> Tallies:
+        """Exact: multivariate-hypergeometric group split, then the oracle's count sampler per group."""
+        tab = self._table(table)
+        gen = as_generator(rng)
+        N = int(tab.sum())
+        sizes = self.group_sizes(N)
+        parts = samplers.split_table(tab, sizes, gen)
+        pair = np.zeros((self.c, self.d), dtype=np.int64)
+        for j, part in enumerate(parts):
+            valid = part[j]
+            n_inv = int(sizes[j] - valid.sum())
+            if self.invalid == "dummy":
+                counts = self.oracle.simulate_counts(np.append(valid, n_inv), gen)
+            else:
+                counts = self.oracle.simulate_counts(valid + gen.multinomial(n_inv, np.full(self.d, 1.0 / self.d)),
+                                                     gen)
+            pair[j] = counts[: self.d]
+        return Tallies(N=N, pair=pair, group=sizes)
+
+    def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
+        if tallies.group is None:
+            raise ValueError("HEC tallies need the group sizes (tallies.group)")
+        Nj = np.asarray(tallies.group, dtype=float)[:, None]
+        p, q = self.oracle.p, self.oracle.q
+        return (tallies.N / Nj) * (tallies.pair - Nj * q) / (p - q)
+
+    def variance(self, table: Any) -> np.ndarray:
+        tab = self._table(table)
+        return variance.hec_variance(tab, self.epsilon, invalid=self.invalid)
+
+    def channel(self, group: int = 0) -> np.ndarray:
+        """Channel of a user assigned to ``group``: rows ``C·d + I``, columns the oracle's outputs."""
+        if not (0 <= int(group) < self.c):
+            raise ValueError(f"group must lie in 0..{self.c - 1}, got {group!r}")
+        P = self.oracle.channel()
+        rows = []
+        for C in range(self.c):
+            for I in range(self.d):
+                if C == group:
+                    rows.append(P[I])
+                elif self.invalid == "dummy":
+                    rows.append(P[self.d])
+                else:
+                    rows.append(P.mean(axis=0))
+        return np.array(rows)
+
+
+# ---------------------------------------------------------------------------- PTJ
+class PTJ(MulticlassFramework):
+    """Perturbation of the joint pair (paper 002, Sec. III and VI-A).
+
+    The pair ``(C, I)`` is the value ``C·d + I`` of a domain of size ``c·d``,
+    perturbed by :func:`ldp.oracles.adaptive_oracle` (GRR when ``c·d < 3e^ε + 2``, else
+    OUE) with the full budget, and estimated by ``(f~ - N q)/(p - q)`` with the
+    ``p, q`` **of the joint domain** (the authors' script used those of ``d``; see the
+    experiments notebook).
+    """
+
+    name = "PTJ"
+
+    def __init__(self, epsilon: float, c: int, d: int) -> None:
+        super().__init__(epsilon, c, d)
+        self.oracle: FrequencyOracle = adaptive_oracle(self.epsilon, self.c * self.d)
+
+    def perturb(self, labels: Any, items: Any, rng: Any = None) -> Any:
+        lab, itm = self._pairs(labels, items)
+        return self.oracle.perturb(lab * self.d + itm, as_generator(rng))
+
+    def tally(self, reports: Any) -> Tallies:
+        support = self.oracle.support_counts(reports)
+        return Tallies(N=self.oracle.n_reports(reports), pair=np.asarray(support).reshape(self.c, self.d))
+
+    def simulate(self, table: Any, rng: Any = None) -> Tallies:
+        tab = self._table(table)
+        support = self.oracle.simulate_counts(tab.ravel(), as_generator(rng))
+        return Tallies(N=int(tab.sum()), pair=support.reshape(self.c, self.d))
+
+    def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
+        p, q = self.oracle.p, self.oracle.q
+        return (tallies.pair - tallies.N * q) / (p - q)
+
+    def variance(self, table: Any) -> np.ndarray:
+        return variance.ptj_variance(self._table(table), self.epsilon)
+
+    def channel(self) -> np.ndarray:
+        return self.oracle.channel()
+
+
+# ---------------------------------------------------------------------------- PTS
+class PTS(MulticlassFramework):
+    """Perturbation of label and item separately: GRR(ε1) on the label, OUE(ε2) on the item.
+
+    Paper 002, Theorem 9, Eq. (6).  With ``n~`` the reported label counts,
+    ``T~`` the item bit counts and ``f~(C, I)`` the number of users reporting
+    label ``C`` *and* bit ``I``,
+
+        n^ = (n~ - N q1)/(p1 - q1),    F^ = (T~ - N q2)/(p2 - q2),
+        f^ = (f~ - n^ q2 (p1 - q1) - F^ q1 (p2 - q2) - N q1 q2) / ((p1 - q1)(p2 - q2)).
+
+    Parameters
+    ----------
+    epsilon, c, d : see :class:`MulticlassFramework`.
+    epsilon1, epsilon2 : float, optional
+        Budget split, see :func:`split_budget` (default ``ε/2`` each).
+    """
+
+    name = "PTS"
+
+    def __init__(self, epsilon: float, c: int, d: int, *, epsilon1: float | None = None,
+                 epsilon2: float | None = None) -> None:
+        super().__init__(epsilon, c, d)
+        self.epsilon1, self.epsilon2 = split_budget(self.epsilon, epsilon1, epsilon2)
+        self.label_oracle = GRR(self.epsilon1, self.c)
+        self.item_oracle = OUE(self.epsilon2, self.d)
+
+    def perturb(self, labels: Any, items: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """Returns ``(reported labels, n x d boolean item reports)``."""
+        lab, itm = self._pairs(labels, items)
+        gen = as_generator(rng)
+        return self.label_oracle.perturb(lab, gen), self.item_oracle.perturb(itm, gen)
+
+    def tally(self, reports: tuple[np.ndarray, np.ndarray]) -> Tallies:
+        lab, bits = reports
+        lab = check_codes(lab, self.c, "reported labels")
+        bits = np.asarray(bits, dtype=bool)
+        if bits.shape != (lab.size, self.d):
+            raise ValueError(f"item reports must have shape ({lab.size}, {self.d}), got {bits.shape}")
+        pair = np.stack([bits[lab == C].sum(axis=0) for C in range(self.c)]).astype(np.int64)
+        return Tallies(N=int(lab.size), pair=pair, label=np.bincount(lab, minlength=self.c),
+                       item=bits.sum(axis=0).astype(np.int64))
+
+    def simulate(self, table: Any, rng: Any = None) -> Tallies:
+        """Exact: reported labels per (label, item) cell, then independent OUE bit counts per reported class."""
+        tab = self._table(table)
+        gen = as_generator(rng)
+        moved = samplers.grr_reported_labels(tab, self.label_oracle.p, self.label_oracle.q, gen)  # (c, d, c)
+        by_report = moved.sum(axis=0).T                       # (c', d): users reporting c' holding item i
+        label = by_report.sum(axis=1)
+        p2, q2 = self.item_oracle.p, self.item_oracle.q
+        pair = gen.binomial(by_report, p2) + gen.binomial(label[:, None] - by_report, q2)
+        return Tallies(N=int(tab.sum()), pair=pair, label=label, item=pair.sum(axis=0))
+
+    def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
+        if tallies.label is None or tallies.item is None:
+            raise ValueError("PTS tallies need label and item counts")
+        p1, q1 = self.label_oracle.p, self.label_oracle.q
+        p2, q2 = self.item_oracle.p, self.item_oracle.q
+        N = tallies.N
+        n_hat = (tallies.label - N * q1) / (p1 - q1)
+        F_hat = (tallies.item - N * q2) / (p2 - q2)
+        num = tallies.pair - n_hat[:, None] * q2 * (p1 - q1) - F_hat[None, :] * q1 * (p2 - q2) - N * q1 * q2
+        return num / ((p1 - q1) * (p2 - q2))
+
+    def variance(self, table: Any) -> np.ndarray:
+        return variance.pts_variance(self._table(table), self.epsilon1, self.epsilon2)
+
+    def channel(self) -> np.ndarray:
+        """Rows ``C·d + I``; columns ``C'·2^d + bits`` (bit ``v`` of the column index is item bit ``v``)."""
+        L = self.label_oracle.channel()
+        B = self.item_oracle.channel()
+        return np.einsum("ab,ij->aibj", L, B).reshape(self.c * self.d, -1)

@@ -1,0 +1,208 @@
+"""Count-level samplers, exact in distribution, for every framework of paper 002.
+
+The experiments of Mao et al. only look at aggregate counts, so a whole
+population's reports can be replaced by a few binomial and multinomial draws on
+the table of true counts.  Each function below states why it is *exact* (the
+counts it returns have the same joint law as the tallies of per-user
+perturbation), and ``tests/test_multiclass_samplers.py`` checks this against
+per-user simulation with chi-square and moment tests.
+
+Building blocks
+---------------
+:func:`split_table`          a uniformly random partition of the users into groups of fixed sizes;
+:func:`grr_reported_labels`  where GRR sends the users of every (label, item) cell;
+:func:`ue_counts`            unary-encoding bit counts (OUE);
+:func:`vp_counts`            validity-perturbation counts (flagged reports dropped).
+
+The frameworks in :mod:`ldp.multiclass.frameworks` and :mod:`ldp.multiclass.validity`
+compose them in their ``simulate`` methods; :mod:`ldp.multiclass.topk` uses
+:func:`ue_counts` and :func:`vp_counts` for the bucket counts of every round.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._checks import as_generator, check_probability
+from ..oracles import OUE
+
+__all__ = ["split_table", "grr_reported_labels", "ue_counts", "vp_counts", "bucket_counts"]
+
+
+def _nonneg_int_array(x: Any, name: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
+    if arr.size and arr.min() < 0:
+        raise ValueError(f"{name} must be non-negative, got minimum {arr.min()}")
+    return arr.astype(np.int64, copy=False)
+
+
+def split_table(table: Any, sizes: Any, rng: Any = None) -> list[np.ndarray]:
+    """Partition the users of ``table`` uniformly at random into groups of the given ``sizes``.
+
+    Exact: shuffling the users and cutting the permutation into consecutive blocks
+    of sizes ``N_1, N_2, ...`` gives block 1 a multivariate-hypergeometric draw of
+    ``N_1`` users from the table, block 2 a draw of ``N_2`` from what is left, and so
+    on; that is what is sampled here (``Generator.multivariate_hypergeometric``).
+
+    Parameters
+    ----------
+    table : array_like of int
+        True counts (any shape; the users are its units).
+    sizes : sequence of int
+        Group sizes; they must add up to ``table.sum()``.
+
+    Returns
+    -------
+    list of ndarray
+        One table of the same shape as ``table`` per group.
+    """
+    tab = _nonneg_int_array(table, "table")
+    sz = _nonneg_int_array(sizes, "sizes").ravel()
+    total = int(tab.sum())
+    if int(sz.sum()) != total:
+        raise ValueError(f"sizes must add up to the number of users {total}, got {int(sz.sum())}")
+    gen = as_generator(rng)
+    left = tab.ravel().copy()
+    parts = []
+    for s in sz[:-1]:
+        if s == 0:
+            part = np.zeros_like(left)
+        else:
+            part = gen.multivariate_hypergeometric(left, int(s), method="marginals")
+        parts.append(part.reshape(tab.shape))
+        left -= part
+    parts.append(left.reshape(tab.shape))
+    return parts
+
+
+def grr_reported_labels(table: Any, p: float, q: float, rng: Any = None) -> np.ndarray:
+    """Where GRR sends each user: ``out[l, i, l']`` users of cell ``(l, i)`` report label ``l'``.
+
+    Exact: the users of one cell perturb independently with the same channel row
+    (``p`` on the own label, ``q`` on every other one), so their reported labels are
+    one multinomial draw with that row as probabilities; different cells are
+    independent.
+
+    Parameters
+    ----------
+    table : array_like of int, shape (c, d)
+    p, q : float
+        GRR probabilities for ``c`` labels (``p + (c-1) q = 1``).
+
+    Returns
+    -------
+    ndarray of int64, shape (c, d, c)
+    """
+    tab = _nonneg_int_array(table, "table")
+    if tab.ndim != 2:
+        raise ValueError(f"table must be 2-D (classes x items), got shape {tab.shape}")
+    c = tab.shape[0]
+    p = check_probability(p, "p")
+    q = check_probability(q, "q")
+    if abs(p + (c - 1) * q - 1.0) > 1e-9:
+        raise ValueError(f"p + (c-1) q must be 1 for c={c}, got p={p!r}, q={q!r}")
+    gen = as_generator(rng)
+    out = np.empty(tab.shape + (c,), dtype=np.int64)
+    for ell in range(c):
+        row = np.full(c, q)
+        row[ell] = p
+        row /= row.sum()
+        out[ell] = gen.multinomial(tab[ell], row)
+    return out
+
+
+def ue_counts(position_counts: Any, n_total: int, p: float, q: float, rng: Any = None) -> np.ndarray:
+    """Unary-encoding bit counts: ``Bin(n_b, p) + Bin(N - n_b, q)`` independently over positions ``b``.
+
+    Exact because every bit of every report is an independent Bernoulli variable, and
+    the count of position ``b`` sums ``n_b`` bits with probability ``p`` (users at ``b``)
+    and ``N - n_b`` with probability ``q``; distinct positions use disjoint bits.
+    """
+    n_b = _nonneg_int_array(position_counts, "position_counts")
+    N = int(n_total)
+    if N < int(n_b.sum()):
+        raise ValueError(f"n_total={N} is smaller than the number of users placed, {int(n_b.sum())}")
+    gen = as_generator(rng)
+    return gen.binomial(n_b, p) + gen.binomial(N - n_b, q)
+
+
+def vp_counts(valid_counts: Any, n_invalid: int, p: float, q: float, rng: Any = None) -> tuple[np.ndarray, int]:
+    """Validity-perturbation counts over ``B`` positions plus the flag (paper 002, Sec. IV-A).
+
+    Each valid user at position ``b`` sets bit ``b``; each invalid user sets only the
+    flag; all ``B + 1`` bits go through unary encoding (``p`` for a 1, ``q`` for a 0) and
+    the server drops every report whose perturbed flag is 1.  Returns
+    ``(count_b for b < B, number of dropped reports)`` where ``count_b`` counts the
+    *kept* reports with bit ``b`` set.
+
+    Exact (spec 002, Sec. 9.1): a valid user's flag survives (is 0) with probability
+    ``1 - q`` and an invalid user's with ``1 - p``, independently of her other bits,
+    so the numbers of kept users are ``Bin(n_b, 1-q)`` and ``Bin(m, 1-p)``.  Given the
+    kept set, the remaining bits are still independent Bernoulli variables, so
+    bit ``b`` is set by ``Bin(kept_b, p) + Bin(K - kept_b, q)`` kept users, with ``K``
+    the number of kept reports, independently over ``b``.
+    """
+    n_b = _nonneg_int_array(valid_counts, "valid_counts")
+    m = int(n_invalid)
+    if m < 0:
+        raise ValueError(f"n_invalid must be >= 0, got {n_invalid}")
+    gen = as_generator(rng)
+    kept = gen.binomial(n_b, 1.0 - q)
+    kept_inv = int(gen.binomial(m, 1.0 - p))
+    K = int(kept.sum()) + kept_inv
+    counts = gen.binomial(kept, p) + gen.binomial(K - kept, q)
+    return counts, int(n_b.sum()) + m - K
+
+
+def bucket_counts(valid_counts: Any, n_invalid: int, epsilon: float, *, invalid: str = "vp",
+                  method: str = "count", rng: Any = None) -> np.ndarray:
+    """Perturbed counts of ``B`` buckets (one top-k round), OUE bit probabilities for ``epsilon``.
+
+    Parameters
+    ----------
+    valid_counts : array_like of int, shape (B,)
+        Valid users per bucket.
+    n_invalid : int
+        Users whose item is not among the candidates (or who are invalid for CP).
+    epsilon : float
+        The budget of this report (``p = 1/2``, ``q = 1/(e^ε + 1)``, :class:`ldp.oracles.OUE`).
+    invalid : {"vp", "replace"}
+        ``"vp"``: validity perturbation (:func:`vp_counts`).  ``"replace"``: PEM's rule,
+        every invalid user reports a uniformly random bucket (one multinomial draw,
+        exact), then plain OUE (:func:`ue_counts`).
+    method : {"count", "user"}
+        ``"count"`` draws the counts with the exact samplers above; ``"user"`` builds the
+        users and perturbs each one's bit vector with :meth:`ldp.oracles.OUE.perturb`
+        (slow; for cross-checks on small rounds).
+    """
+    n_b = _nonneg_int_array(valid_counts, "valid_counts").ravel()
+    m = int(n_invalid)
+    if m < 0:
+        raise ValueError(f"n_invalid must be >= 0, got {n_invalid}")
+    if invalid not in ("vp", "replace"):
+        raise ValueError(f"invalid must be 'vp' or 'replace', got {invalid!r}")
+    if method not in ("count", "user"):
+        raise ValueError(f"method must be 'count' or 'user', got {method!r}")
+    B = n_b.size
+    if B == 0:
+        raise ValueError("valid_counts is empty: a round needs at least one bucket")
+    gen = as_generator(rng)
+    oracle = OUE(epsilon, max(2, B + 1))
+    p, q = oracle.p, oracle.q
+    if invalid == "replace":
+        placed = n_b + gen.multinomial(m, np.full(B, 1.0 / B))
+        if method == "count":
+            return ue_counts(placed, int(placed.sum()), p, q, gen)
+        users = np.repeat(np.arange(B), placed)
+        return OUE(epsilon, max(2, B)).perturb_and_count(users, gen)[:B] if users.size else np.zeros(B, np.int64)
+    if method == "count":
+        return vp_counts(n_b, m, p, q, gen)[0]
+    users = np.append(np.repeat(np.arange(B), n_b), np.full(m, B))
+    if users.size == 0:
+        return np.zeros(B, dtype=np.int64)
+    bits = oracle.perturb(users, gen)[:, : B + 1]
+    kept = ~bits[:, B]
+    return bits[kept, :B].sum(axis=0).astype(np.int64)
