@@ -1,0 +1,31 @@
+"""Utility-optimised LDP for two-attribute joint distributions (paper 004: Yin, Zhu & Zhang 2023).
+
+Modules (one idea each):
+
+``model``      sensitive sets, the 2-D ULDP model and its four cases, exact ULDP checks on a channel
+``channels``   sampling, inversion and exact variance for any square channel
+``mechanism``  the common interface (channel, exact count sampler, estimator, exact error)
+``urr``        uRR of Murakami & Kawamoto (one attribute)
+``joint``      the base class of the two-attribute mechanisms
+``jurr``       JuRR (with its minimum ε) — Algorithms 1-2
+``cprr``       CPRR, uRR on the product domain — Algorithms 3-4
+``baselines``  TDRR (two uRRs with ε/2) and joint GRR
+``metrics``    ED (Eq. 59), Euclidean distance, MSE, and their exact expectations
+``errata``     the paper's estimator and variance formulas as printed, for demonstrations
+``datasets``   the nursery and score 2-D tables (real files or exact stand-ins), random subsamples
+"""
+from .baselines import TDRR, JointGRR, TDRRUnbiased
+from .cprr import CPRR
+from .jurr import JuRR, JuRRParameters, jurr_is_defined, jurr_min_epsilon, jurr_parameters
+from .mechanism import ChannelMechanism
+from .joint import JointMechanism
+from .metrics import ed, euclidean, expected_ed, expected_euclidean, mse_cells, mse_eq60
+from .model import REGIONS, SensitiveDomain, ULDPCheck, ULDPModel2D, check_uldp, check_uldp_2d
+from .urr import URR
+
+__all__ = [
+    "REGIONS", "SensitiveDomain", "ULDPModel2D", "ULDPCheck", "check_uldp", "check_uldp_2d",
+    "ChannelMechanism", "JointMechanism", "URR", "JuRR", "JuRRParameters", "jurr_parameters",
+    "jurr_min_epsilon", "jurr_is_defined", "CPRR", "TDRR", "TDRRUnbiased", "JointGRR",
+    "ed", "euclidean", "mse_cells", "mse_eq60", "expected_ed", "expected_euclidean",
+]

@@ -1,0 +1,136 @@
+"""Exact tools for a square, invertible channel: sampling, inversion, variance.
+
+Every mechanism of this chapter has a finite input set of size ``K`` and the
+same output set, so its channel ``P`` (rows = inputs) is a ``K × K``
+row-stochastic matrix.  Given report counts ``c`` of ``N`` users,
+
+    E[c / N] = Pᵀ f,
+
+so when ``P`` is invertible the *only* unbiased estimator that is linear in the
+counts is
+
+    f̂ = (Pᵀ)⁻¹ c / N                                               (channel inversion)
+
+(JuRR, CPRR, uRR and GRR; Yin et al. 2023, Algorithms 2 and 4, are closed forms
+of it).  With ``W = (Pᵀ)⁻¹`` and the users' inputs *fixed* (the dataset is
+given; only the perturbation is random, the model of Yin et al. Sec. 6.2), the
+report counts are a sum of independent multinomials, one per input cell, and
+
+    Cov(f̂) = (W diag(Pᵀ f) Wᵀ − diag(f)) / N,
+    Var(f̂) = ((W ∘ W) Pᵀ f − f) / N                               (∘: elementwise product)
+
+because ``W Pᵀ = I``.  These formulas are the test oracles for the closed forms.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._checks import as_generator, check_codes, check_counts
+
+__all__ = [
+    "check_square_channel",
+    "sample_channel",
+    "simulate_channel_counts",
+    "output_distribution",
+    "inverse_estimate",
+    "inverse_variance",
+    "inverse_covariance",
+    "check_frequencies",
+]
+
+
+def check_square_channel(P: Any, name: str = "P", atol: float = 1e-9) -> np.ndarray:
+    """A square, finite, non-negative, row-stochastic float matrix (else ``ValueError``)."""
+    arr = np.asarray(P, dtype=float)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty square matrix, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite")
+    if np.any(arr < 0):
+        i, j = np.unravel_index(np.argmin(arr), arr.shape)
+        raise ValueError(f"{name} must be non-negative, got {name}[{i}, {j}] = {arr[i, j]!r}")
+    sums = arr.sum(axis=1)
+    if np.any(np.abs(sums - 1) > atol):
+        i = int(np.argmax(np.abs(sums - 1)))
+        raise ValueError(f"{name} must be row-stochastic: row {i} sums to {sums[i]!r}")
+    return arr
+
+
+def check_frequencies(f: Any, K: int, name: str = "f", atol: float = 1e-9) -> np.ndarray:
+    """A length-``K`` probability vector (finite, non-negative, sums to 1)."""
+    arr = np.asarray(f, dtype=float).ravel()
+    if arr.size != K:
+        raise ValueError(f"{name} must have {K} entries, got {arr.size}")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError(f"{name} must be finite and non-negative")
+    if abs(arr.sum() - 1) > atol:
+        raise ValueError(f"{name} must sum to 1, got {arr.sum()!r}")
+    return arr
+
+
+def sample_channel(P: np.ndarray, codes: Any, rng: Any = None) -> np.ndarray:
+    """Per-user reports: user ``u`` with input ``codes[u]`` reports ``o`` with probability ``P[codes[u], o]``.
+
+    Exact (one categorical draw per user), vectorised over users: the users are
+    grouped by input cell and each group is drawn at once, so the cost is
+    ``O(N + K²)`` with no ``N × K`` matrix.
+    """
+    P = np.asarray(P, dtype=float)
+    K = P.shape[0]
+    codes = check_codes(codes, K, "codes")
+    gen = as_generator(rng)
+    out = np.empty(codes.size, dtype=np.int64)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(K + 1))
+    for v in range(K):
+        lo, hi = bounds[v], bounds[v + 1]
+        if hi > lo:
+            out[order[lo:hi]] = gen.choice(K, size=hi - lo, p=P[v])
+    return out
+
+
+def simulate_channel_counts(P: np.ndarray, true_counts: Any, rng: Any = None) -> np.ndarray:
+    """Report counts drawn exactly: ``Σ_v Multinomial(n_v, P[v])`` over input cells ``v``.
+
+    Equal in distribution to :func:`sample_channel` followed by ``bincount``
+    (the per-user draws of one input cell are i.i.d. categorical).
+    """
+    P = np.asarray(P, dtype=float)
+    K = P.shape[0]
+    counts = check_counts(true_counts, K, "true_counts")
+    gen = as_generator(rng)
+    out = np.zeros(K, dtype=np.int64)
+    for v in np.flatnonzero(counts):
+        out += gen.multinomial(int(counts[v]), P[v])
+    return out
+
+
+def output_distribution(P: np.ndarray, f: Any) -> np.ndarray:
+    """``Pᵀ f``: the distribution of one report when inputs have distribution ``f``."""
+    P = np.asarray(P, dtype=float)
+    return P.T @ np.asarray(f, dtype=float).ravel()
+
+
+def inverse_estimate(P: np.ndarray, report_freq: Any) -> np.ndarray:
+    """``solve(Pᵀ, report_freq)``: the channel-inversion estimate from report frequencies ``c / N``."""
+    P = np.asarray(P, dtype=float)
+    return np.linalg.solve(P.T, np.asarray(report_freq, dtype=float).ravel())
+
+
+def inverse_covariance(P: np.ndarray, f: Any, n: int) -> np.ndarray:
+    """Exact covariance of the channel-inversion estimate, ``(W diag(Pᵀf) Wᵀ − diag(f)) / n``."""
+    P = np.asarray(P, dtype=float)
+    f = np.asarray(f, dtype=float).ravel()
+    W = np.linalg.inv(P.T)
+    lam = P.T @ f
+    return ((W * lam) @ W.T - np.diag(f)) / n
+
+
+def inverse_variance(P: np.ndarray, f: Any, n: int) -> np.ndarray:
+    """Exact per-cell variance of the channel-inversion estimate, ``((W∘W) Pᵀ f − f) / n``."""
+    P = np.asarray(P, dtype=float)
+    f = np.asarray(f, dtype=float).ravel()
+    W = np.linalg.inv(P.T)
+    return ((W * W) @ (P.T @ f) - f) / n

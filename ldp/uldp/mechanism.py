@@ -1,0 +1,122 @@
+"""The common interface of this chapter's mechanisms: a square channel over ``K`` cells.
+
+A :class:`ChannelMechanism` maps an input cell to an output cell of the same
+domain.  Its data live in arrays of shape :attr:`shape` — ``(d,)`` for one
+attribute (uRR) or ``(k_x, k_y)`` for a pair (JuRR, CPRR, TDRR, joint GRR) —
+flattened row-major to ``K`` cells when a channel is involved.
+
+Subclasses provide :meth:`channel` and may override
+:meth:`estimate_from_frequencies` and :meth:`variance` with closed forms (the
+defaults are the exact channel-inversion formulas of :mod:`ldp.uldp.channels`,
+which the tests use as oracles).  Everything random takes ``rng``.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from .._checks import check_counts, check_epsilon
+from . import channels
+
+__all__ = ["ChannelMechanism"]
+
+
+class ChannelMechanism(ABC):
+    """Base class: validated ``epsilon``, channel, exact sampler, unbiased estimator, exact error.
+
+    Attributes
+    ----------
+    name : str
+        Label used in tables and plots (``ldp.plotting.style_for(name)``).
+    unbiased : bool
+        True when :meth:`estimate` is unbiased for every input distribution.
+    """
+
+    name: str = "mechanism"
+    unbiased: bool = True
+
+    def __init__(self, epsilon: float) -> None:
+        self.epsilon = check_epsilon(epsilon)
+
+    # ------------------------------------------------------------------ structure
+    @property
+    @abstractmethod
+    def shape(self) -> tuple[int, ...]:
+        """Shape of a frequency (or count) array of this mechanism."""
+
+    @property
+    def n_cells(self) -> int:
+        return int(np.prod(self.shape))
+
+    @abstractmethod
+    def channel(self) -> np.ndarray:
+        """``K × K`` row-stochastic channel, ``P[v, o] = Pr(report o | input v)`` on flat cells."""
+
+    # ------------------------------------------------------------------ array helpers
+    def _flat(self, arr: Any, name: str) -> np.ndarray:
+        a = np.asarray(arr)
+        if a.shape != self.shape and a.shape != (self.n_cells,):
+            raise ValueError(f"{name} must have shape {self.shape} (or ({self.n_cells},) flattened), got {a.shape}")
+        return a.reshape(-1)
+
+    def _shaped(self, flat: np.ndarray) -> np.ndarray:
+        return np.asarray(flat).reshape(self.shape)
+
+    def _counts(self, counts: Any, name: str) -> np.ndarray:
+        flat = check_counts(self._flat(counts, name), self.n_cells, name)
+        if flat.sum() == 0:
+            raise ValueError(f"{name} sums to 0: at least one user is needed")
+        return flat
+
+    def _freq(self, f: Any, name: str = "f") -> np.ndarray:
+        return channels.check_frequencies(self._flat(f, name), self.n_cells, name)
+
+    # ------------------------------------------------------------------ simulation
+    def simulate_report_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
+        """Report counts given the users' true counts, drawn exactly (one multinomial per input cell)."""
+        flat = self._counts(true_counts, "true_counts")
+        return self._shaped(channels.simulate_channel_counts(self.channel(), flat, rng))
+
+    def output_distribution(self, f: Any) -> np.ndarray:
+        """Distribution of one report, ``Pᵀ f``, for input distribution ``f``."""
+        return self._shaped(channels.output_distribution(self.channel(), self._freq(f)))
+
+    # ------------------------------------------------------------------ estimation
+    def estimate(self, report_counts: Any) -> np.ndarray:
+        """Raw frequency estimate from integer report counts (entries may be negative)."""
+        flat = self._counts(report_counts, "report_counts")
+        return self.estimate_from_frequencies(self._shaped(flat / flat.sum()))
+
+    def estimate_from_frequencies(self, report_freq: Any) -> np.ndarray:
+        """Estimate from report *frequencies* ``c/N`` (real-valued; used for exact expectation checks).
+
+        Default: channel inversion ``solve(Pᵀ, c/N)``.
+        """
+        freq = np.asarray(self._flat(report_freq, "report_freq"), dtype=float)
+        return self._shaped(channels.inverse_estimate(self.channel(), freq))
+
+    # ------------------------------------------------------------------ exact error
+    def variance(self, f: Any, n: int) -> np.ndarray:
+        """Exact per-cell variance of :meth:`estimate` for ``n`` users whose inputs have frequencies ``f``."""
+        n = self._n(n)
+        return self._shaped(channels.inverse_variance(self.channel(), self._freq(f), n))
+
+    def bias(self, f: Any, n: int) -> np.ndarray:
+        """Exact per-cell bias ``E[f̂] − f`` (zero for unbiased mechanisms)."""
+        self._n(n)
+        return np.zeros(self.shape)
+
+    def expected_squared_error(self, f: Any, n: int) -> np.ndarray:
+        """Per-cell ``E[(f̂ − f)²] = Var + bias²``."""
+        return self.variance(f, n) + self.bias(f, n) ** 2
+
+    @staticmethod
+    def _n(n: Any) -> int:
+        from .._checks import check_int
+
+        return check_int(n, "n", minimum=1)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(epsilon={self.epsilon:g}, shape={self.shape})"

@@ -1,0 +1,71 @@
+"""Error measures of Yin et al. (2023, Sec. 7.2) and their exact expectations.
+
+* ``ED`` (Eq. (59)) — called a Euclidean distance in the paper but normalised by
+  the number of cells, so it is the root mean squared error over the
+  ``|X|·|Y|`` cells of the joint distribution;
+* the un-normalised Euclidean distance ``‖f − f̂‖₂ = ED · √(|X||Y|)`` — the paper's
+  few absolute numbers fit this one better (see the experiments notebook);
+* ``MSE`` as printed in Eq. (60), ``(1/N) Σ (f − f̂)²`` (``N`` users, probably a typo
+  for the number of cells), and the per-cell mean squared error.
+
+:func:`expected_ed` gives ``sqrt(E[ED²])`` exactly from a mechanism's per-cell
+expected squared error; ``E[ED]`` is slightly smaller (Jensen's inequality).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .mechanism import ChannelMechanism
+
+__all__ = ["ed", "euclidean", "mse_cells", "mse_eq60", "expected_ed", "expected_euclidean"]
+
+
+def _pair(f_true: Any, f_hat: Any) -> tuple[np.ndarray, np.ndarray]:
+    a = np.asarray(f_true, dtype=float)
+    b = np.asarray(f_hat, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"f_true and f_hat must have the same shape, got {a.shape} and {b.shape}")
+    if a.size == 0:
+        raise ValueError("f_true is empty")
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("f_true and f_hat must be finite")
+    return a, b
+
+
+def ed(f_true: Any, f_hat: Any) -> float:
+    """Eq. (59): ``sqrt(Σ_ij (f_ij − f̂_ij)² / (|X|·|Y|))`` (RMSE over cells)."""
+    a, b = _pair(f_true, f_hat)
+    return float(np.sqrt(np.mean((a - b) ** 2)))
+
+
+def euclidean(f_true: Any, f_hat: Any) -> float:
+    """Un-normalised Euclidean distance ``sqrt(Σ_ij (f_ij − f̂_ij)²)``."""
+    a, b = _pair(f_true, f_hat)
+    return float(np.sqrt(np.sum((a - b) ** 2)))
+
+
+def mse_cells(f_true: Any, f_hat: Any) -> float:
+    """Mean squared error over cells, ``Σ (f − f̂)² / (|X||Y|)`` (= ED²)."""
+    a, b = _pair(f_true, f_hat)
+    return float(np.mean((a - b) ** 2))
+
+
+def mse_eq60(f_true: Any, f_hat: Any, n_users: int) -> float:
+    """Eq. (60) exactly as printed: ``(1/N) Σ (f − f̂)²`` with ``N`` the number of users."""
+    from .._checks import check_int
+
+    n_users = check_int(n_users, "n_users", minimum=1)
+    a, b = _pair(f_true, f_hat)
+    return float(np.sum((a - b) ** 2) / n_users)
+
+
+def expected_ed(mechanism: ChannelMechanism, f: Any, n: int) -> float:
+    """``sqrt(E[ED²]) = sqrt(mean_ij E[(f̂_ij − f_ij)²])``, exact (variance plus squared bias)."""
+    return float(np.sqrt(np.mean(mechanism.expected_squared_error(f, n))))
+
+
+def expected_euclidean(mechanism: ChannelMechanism, f: Any, n: int) -> float:
+    """``sqrt(E[‖f̂ − f‖²])``, exact."""
+    return float(np.sqrt(np.sum(mechanism.expected_squared_error(f, n))))
