@@ -1,0 +1,256 @@
+"""Parameter sweeps with reproducible randomness on serial, joblib and Dask back ends.
+
+:func:`sweep` runs ``func(**params, rng=generator)`` for every point of a
+parameter grid and every trial, and returns one tidy DataFrame.  Each (grid
+point, trial) pair owns an independent random stream,
+
+    SeedSequence(seed).spawn(#points)[point].spawn(trials)[trial],
+
+built directly from its spawn key ``(point, trial)`` so no task depends on which
+worker runs it or in which order.  Hence the serial, joblib (loky processes)
+and Dask back ends return *identical* frames for the same seed, and adding
+trials leaves the earlier trials unchanged.
+
+Example::
+
+    def trial(epsilon, d, rng):
+        oracle = OUE(epsilon, d)
+        est = oracle.estimate_from_support(oracle.simulate_counts(true_counts, rng), n)
+        return {"mse": mse(est, f)}
+
+    df = sweep(trial, {"epsilon": [0.5, 1, 2], "d": [16, 256]}, trials=20, seed=1)
+    summary = summarise(df, by=["epsilon", "d"], values=["mse"])
+"""
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._checks import check_int
+
+__all__ = ["sweep", "summarise", "trial_rng", "BACKENDS"]
+
+BACKENDS = ("serial", "joblib", "dask")
+_RESERVED = ("trial", "rng")
+
+
+def trial_rng(seed: int, point: int, trial: int) -> np.random.Generator:
+    """The Generator of one task: ``SeedSequence(seed).spawn(...)[point].spawn(...)[trial]``.
+
+    ``SeedSequence.spawn`` gives child ``i`` the spawn key ``parent_key + (i,)``,
+    so the grandchild ``(point, trial)`` is ``SeedSequence(seed, spawn_key=(point,
+    trial))``, whatever the numbers of points and trials.
+    """
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(point, trial)))
+
+
+def _run_task(func: Callable[..., Any], params: dict[str, Any], point: int, trial: int,
+              seed: int) -> tuple[int, int, list[dict[str, Any]]]:
+    """Run one (grid point, trial) and normalise its result to a list of row dicts."""
+    out = func(**params, rng=trial_rng(seed, point, trial))
+    if isinstance(out, Mapping):
+        rows = [dict(out)]
+    elif isinstance(out, (list, tuple)) and all(isinstance(r, Mapping) for r in out):
+        rows = [dict(r) for r in out]
+    else:
+        raise TypeError(f"the swept function must return a dict or a list of dicts, got {type(out).__name__} "
+                        f"at {params} trial {trial}")
+    for r in rows:
+        for key in r:
+            if not isinstance(key, str):
+                raise TypeError(f"result keys must be strings, got {key!r}")
+            if key in params or key in _RESERVED:
+                raise ValueError(f"result key {key!r} clashes with a grid parameter or a reserved column "
+                                 f"{_RESERVED}")
+    return point, trial, rows
+
+
+def _check_grid(grid: Any) -> tuple[list[str], list[list[Any]]]:
+    if not isinstance(grid, Mapping):
+        raise TypeError(f"grid must be a dict of parameter name -> list of values, got {type(grid).__name__}")
+    keys, values = [], []
+    for k, v in grid.items():
+        if not isinstance(k, str) or not k.isidentifier():
+            raise ValueError(f"grid keys must be valid parameter names, got {k!r}")
+        if k in _RESERVED:
+            raise ValueError(f"grid key {k!r} is reserved (the sweep supplies {_RESERVED})")
+        if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, (Sequence, np.ndarray, range)):
+            raise TypeError(f"grid[{k!r}] must be a list of values, got {type(v).__name__}")
+        vals = list(v.tolist() if isinstance(v, np.ndarray) else v)
+        if not vals:
+            raise ValueError(f"grid[{k!r}] is empty: give at least one value")
+        keys.append(k)
+        values.append(vals)
+    return keys, values
+
+
+def _progress(iterable: Any, total: int, desc: str, enabled: bool) -> Any:
+    if not enabled:
+        return iterable
+    with warnings.catch_warnings():  # tqdm.auto warns once when ipywidgets is missing, then falls back
+        warnings.simplefilter("ignore")
+        from tqdm.auto import tqdm
+    return tqdm(iterable, total=total, desc=desc, leave=False)
+
+
+def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
+    try:
+        import distributed
+    except ImportError as exc:
+        raise ImportError("backend='dask' needs dask.distributed; install it with "
+                          "pip install 'ldp-compendium[dask]'") from exc
+    if client is not None and scheduler_address is not None:
+        raise ValueError("give either client or scheduler_address for backend='dask', not both")
+    if client is not None:
+        if not isinstance(client, distributed.Client):
+            raise TypeError(f"client must be a dask.distributed.Client, got {type(client).__name__}")
+        return client, False
+    if scheduler_address is not None:
+        if not isinstance(scheduler_address, str) or not scheduler_address:
+            raise TypeError(f"scheduler_address must be a string such as 'tcp://host:8786', "
+                            f"got {scheduler_address!r}")
+        return distributed.Client(scheduler_address), True
+    try:
+        return distributed.get_client(), False
+    except ValueError:
+        raise ValueError("backend='dask' needs client=dask.distributed.Client(...) or scheduler_address=..., "
+                         "and no default client is running") from None
+
+
+def sweep(
+    func: Callable[..., Any],
+    grid: Mapping[str, Sequence[Any]],
+    *,
+    trials: int,
+    seed: int,
+    backend: str = "serial",
+    n_jobs: int = 2,
+    client: Any = None,
+    scheduler_address: str | None = None,
+    progress: bool = True,
+    desc: str | None = None,
+) -> pd.DataFrame:
+    """Run ``func`` over a parameter grid x trials; one tidy row per (point, trial, result).
+
+    Parameters
+    ----------
+    func : callable
+        ``func(**params, rng=numpy.random.Generator)`` returning a dict of results,
+        or a list of dicts (several rows, e.g. one per method).  It must be
+        picklable for the parallel back ends (module-level functions are).
+    grid : dict
+        Parameter name -> non-empty list of values; the sweep covers their
+        Cartesian product in the order given (an empty dict is one point with
+        no parameters).
+    trials : int
+        Independent repetitions per grid point (>= 1).
+    seed : int
+        Root seed (>= 0); see :func:`trial_rng`.
+    backend : {"serial", "joblib", "dask"}
+        ``"joblib"`` uses loky worker processes; ``"dask"`` a ``dask.distributed``
+        cluster (``client`` or ``scheduler_address``, else the default client).
+    n_jobs : int
+        Number of joblib workers (>= 1, or -1 for all cores); ignored otherwise.
+    client : dask.distributed.Client, optional
+    scheduler_address : str, optional
+        Address of a running Dask scheduler; a client is opened and closed here.
+    progress : bool
+        Show a tqdm progress bar (``tqdm.auto``).
+    desc : str, optional
+        Progress-bar label (default: the function's name).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: the grid keys, ``trial``, then the result keys (in order of
+        first appearance); rows ordered by grid point (grid order), trial, and
+        position within the result list.  Identical for every back end.
+    """
+    if not callable(func):
+        raise TypeError(f"func must be callable, got {type(func).__name__}")
+    keys, values = _check_grid(grid)
+    trials = check_int(trials, "trials", minimum=1)
+    seed = check_int(seed, "seed", minimum=0)
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
+    if backend != "dask" and (client is not None or scheduler_address is not None):
+        raise ValueError(f"client / scheduler_address are only used with backend='dask', not {backend!r}")
+
+    points = [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+    tasks = [(pi, t) for pi in range(len(points)) for t in range(trials)]
+    total = len(tasks)
+    label = desc if desc is not None else getattr(func, "__name__", "sweep")
+    results: list[tuple[int, int, list[dict[str, Any]]]] = []
+
+    if backend == "serial":
+        for pi, t in _progress(tasks, total, label, progress):
+            results.append(_run_task(func, points[pi], pi, t, seed))
+    elif backend == "joblib":
+        from joblib import Parallel, delayed
+
+        gen = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")(
+            delayed(_run_task)(func, points[pi], pi, t, seed) for pi, t in tasks)
+        for res in _progress(gen, total, label, progress):
+            results.append(res)
+    else:
+        from distributed import as_completed
+
+        dclient, owned = _dask_client(client, scheduler_address)
+        try:
+            futures = [dclient.submit(_run_task, func, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
+            try:
+                for fut in _progress(as_completed(futures), total, label, progress):
+                    results.append(fut.result())
+            except BaseException:
+                dclient.cancel(futures)
+                raise
+        finally:
+            if owned:
+                dclient.close()
+
+    results.sort(key=lambda r: (r[0], r[1]))
+    rows: list[dict[str, Any]] = []
+    result_cols: dict[str, None] = {}
+    for pi, t, rs in results:
+        for r in rs:
+            for k in r:
+                result_cols.setdefault(k, None)
+            rows.append({**points[pi], "trial": t, **r})
+    columns = [*keys, "trial", *result_cols]
+    return pd.DataFrame(rows, columns=columns).reset_index(drop=True)
+
+
+def summarise(frame: pd.DataFrame, by: Sequence[str], values: Sequence[str]) -> pd.DataFrame:
+    """Mean, standard deviation, standard error and count of ``values`` per group of ``by``.
+
+    Returns one row per group with columns ``<value>_mean``, ``<value>_std``,
+    ``<value>_se`` (= std / sqrt(count)) and ``n`` (number of trials), groups in
+    order of first appearance (grid order for a :func:`sweep` frame).
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    by, values = list(by), list(values)
+    missing = [c for c in by + values if c not in frame.columns]
+    if missing:
+        raise ValueError(f"columns not in frame: {missing}; available: {list(frame.columns)}")
+    if not values:
+        raise ValueError("values must name at least one column")
+    grouped = frame.groupby(by, sort=False, dropna=False) if by else frame.groupby(lambda _: 0)
+    out = pd.DataFrame({"n": grouped[values[0]].count()})
+    for v in values:
+        g = grouped[v]
+        out[f"{v}_mean"] = g.mean()
+        out[f"{v}_std"] = g.std(ddof=1)
+        out[f"{v}_se"] = out[f"{v}_std"] / np.sqrt(g.count())
+    out = out.reset_index()
+    if not by:
+        out = out.drop(columns=out.columns[0])
+    return out
