@@ -1,0 +1,38 @@
+"""Paper 000 (Xue et al.): LabelDP leaks labels; correlation-aware label LDP (CLLDP) and k heads response.
+
+Modules (one idea each):
+
+* :mod:`~ldp.clldp.omega` -- adversarial belief ω (Def. 5) and conditional tables;
+* :mod:`~ldp.clldp.leakage` -- label privacy leakage (Def. 4), exact and closed forms;
+* :mod:`~ldp.clldp.encoding` -- the (attribute, label) product domain;
+* :mod:`~ldp.clldp.khr` -- k heads response (Thm 2, Eqs. (3)-(7));
+* :mod:`~ldp.clldp.basic` -- the basic solution (Thm 1), i.e. SUE with ω = 1;
+* :mod:`~ldp.clldp.kchoice` -- choosing k (Thm 3, Eq. (8));
+* :mod:`~ldp.clldp.accounting` -- multi-round leakage recursion and budgets (Thms 5-7, Eq. (15));
+* :mod:`~ldp.clldp.belief` -- estimating ω from a sample of users (Sec. 7.3);
+* :mod:`~ldp.clldp.naive_bayes`, :mod:`~ldp.clldp.tree` -- scikit-learn classifiers (Algs. 3-4, LabelDP);
+* :mod:`~ldp.clldp.attack` -- the Bayesian label-inference attack (Sec. 7.4);
+* :mod:`~ldp.clldp.datasets`, :mod:`~ldp.clldp.paper` -- data and the paper's stated numbers;
+* :mod:`~ldp.clldp.experiments` -- trial functions behind the experiments notebook.
+"""
+from .accounting import BUDGET_RULES, LeakageLedger, budget_schedule, pl_closed_form, pl_recursion, round_budget
+from .basic import BasicSolution, basic_epsilon, basic_p
+from .encoding import ProductDomain, combination_codes
+from .kchoice import approx_n_variance_k, k_ceil, k_floor, resolve_k, select_k
+from .khr import (KHR, approx_n_variance, effective_epsilon, expected_sq_l2, khr_epsilon, khr_p, khr_q,
+                  khr_theta, khr_variance)
+from .leakage import (khr_leakage, label_channel, labeldp_channel, labeldp_leakage, leakage_increment,
+                      privacy_leakage)
+from .omega import check_conditional, conditional_from_joint, omega, omega_bruteforce, omega_curve
+
+__all__ = [
+    "BUDGET_RULES", "LeakageLedger", "budget_schedule", "pl_closed_form", "pl_recursion", "round_budget",
+    "BasicSolution", "basic_epsilon", "basic_p",
+    "ProductDomain", "combination_codes",
+    "approx_n_variance_k", "k_ceil", "k_floor", "resolve_k", "select_k",
+    "KHR", "approx_n_variance", "effective_epsilon", "expected_sq_l2", "khr_epsilon", "khr_p", "khr_q",
+    "khr_theta", "khr_variance",
+    "khr_leakage", "label_channel", "labeldp_channel", "labeldp_leakage", "leakage_increment",
+    "privacy_leakage",
+    "check_conditional", "conditional_from_joint", "omega", "omega_bruteforce", "omega_curve",
+]
