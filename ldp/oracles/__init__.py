@@ -13,3 +13,8 @@ __all__ += ["UnaryEncoding", "SUE", "OUE", "SubsetSelection", "subset_size", "Ex
 from .histogram import SHE  # noqa: E402  (paper 003's eighth mechanism; owned by the CPL chapter)
 
 __all__ += ["SHE"]
+from .local_hash import BLH, OLH, LHReports, LocalHashing, olh_g
+from .hadamard import HadamardResponse, fwht
+from .bloom import BloomRAPPOR
+
+__all__ += ["LocalHashing", "BLH", "OLH", "LHReports", "olh_g", "HadamardResponse", "fwht", "BloomRAPPOR"]
