@@ -62,6 +62,22 @@ class CodedTable:
         """Rows ``rows`` (indices or mask) of the table."""
         return self.with_codes(self.codes[np.asarray(rows)])
 
+    def code_frame(self, frame: pd.DataFrame) -> "CodedTable":
+        """Code new records with *this* schema; a value outside the declared labels raises ``ValueError``."""
+        missing = [c for c in self.names if c not in frame.columns]
+        if missing:
+            raise ValueError(f"frame lacks the columns {missing}")
+        cols = []
+        for name, labels in zip(self.names, self.labels):
+            lookup = {v: i for i, v in enumerate(labels)}
+            values = frame[name].tolist()
+            unknown = sorted({repr(v) for v in values if v not in lookup})
+            if unknown:
+                raise ValueError(f"column {name!r} has unknown categories {unknown[:5]}; known: {list(labels)[:10]}")
+            cols.append(np.fromiter((lookup[v] for v in values), dtype=np.int64, count=len(values)))
+        codes = np.column_stack(cols) if cols else np.zeros((len(frame), 0), dtype=np.int64)
+        return self.with_codes(codes)
+
     def to_frame(self) -> pd.DataFrame:
         """DataFrame with one categorical column per attribute (all declared categories kept)."""
         cols = {}

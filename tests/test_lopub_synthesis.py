@@ -1,0 +1,185 @@
+"""Synthesis (Alg. 6), the end-to-end pipeline (Alg. 4 + 6), evaluation and the datasets."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ldp.data import is_available, load
+from ldp.lopub import (LASSO, LASSO_EM, CodedTable, JunctionTree, LoPubEncoder, average_classification_rate,
+                       binary_attributes, classification_rate, empirical_joint, junction_tree, lopub_release,
+                       random_guess_rate, reduce_dimensions, synthesize, train_test_split_rows)
+from ldp.lopub.datasets import (ADULT_SVM_TARGETS, TPCE_SVM_TARGETS, adult_standin, adult_table, domain_bits,
+                                retail_standin, retail_table, tpce_standin)
+from ldp.metrics import avd
+
+
+def _tv_sd(p: np.ndarray, n: int) -> float:
+    """Expected AVD of an n-sample empirical distribution is <= 0.5 * sum sqrt(p(1-p)/n)."""
+    return float(0.5 * np.sum(np.sqrt(p * (1 - p) / n)))
+
+
+# ------------------------------------------------------------------ T-S1: one clique, exact joint
+def test_single_clique_reproduces_joint():
+    rng = np.random.default_rng(0)
+    p = rng.dirichlet(np.ones(20)).reshape(4, 5)
+    tree = JunctionTree(((0, 1),), (), ())
+    n = 100_000
+    res = synthesize(tree, (4, 5), lambda c: p, n, rng=1)
+    emp = empirical_joint(res.codes, (4, 5), (0, 1))
+    assert avd(emp.ravel(), p.ravel()) < 0.02
+    assert avd(emp.ravel(), p.ravel()) < 3 * _tv_sd(p.ravel(), n)
+    assert res.fallback_rows == 0
+
+
+# ------------------------------------------------------------------ T-S2: the separator is respected
+def test_chain_of_two_cliques_matches_both_marginals():
+    rng = np.random.default_rng(1)
+    pabc = rng.dirichlet(np.full(24, 0.5)).reshape(2, 3, 4)
+    pab, pbc = pabc.sum(axis=2), pabc.sum(axis=0)
+    tree = JunctionTree(((0, 1), (1, 2)), ((0, 1),), ())
+    n = 60_000
+
+    def joint(c):
+        return {(0, 1): pab, (1, 2): pbc}[tuple(c)]
+
+    res = synthesize(tree, (2, 3, 4), joint, n, rng=2)
+    for attrs, target in (((0, 1), pab), ((1, 2), pbc)):
+        emp = empirical_joint(res.codes, (2, 3, 4), attrs)
+        assert avd(emp.ravel(), target.ravel()) < 4 * _tv_sd(target.ravel(), n)
+    # conditional independence of A and C given B holds in the synthetic data
+    emp3 = empirical_joint(res.codes, (2, 3, 4), (0, 1, 2))
+    ci = pab[:, :, None] * pbc[None, :, :] / pab.sum(axis=0)[None, :, None]
+    assert avd(emp3.ravel(), ci.ravel()) < 4 * _tv_sd(ci.ravel(), n)
+
+
+# ------------------------------------------------------------------ T-S3: zero-probability separator values
+def test_zero_probability_separator_falls_back():
+    pab = np.array([[0.25, 0.25], [0.25, 0.25]])
+    pbc = np.array([[0.5, 0.5], [0.0, 0.0]])          # B = 1 impossible under the second clique
+    tree = JunctionTree(((0, 1), (1, 2)), ((0, 1),), ())
+
+    roots = set()
+    for seed in range(12):
+        res = synthesize(tree, (2, 2, 2), lambda c: {(0, 1): pab, (1, 2): pbc}[tuple(c)], 4000, rng=seed)
+        roots.add(res.order[0])
+        assert res.codes.min() >= 0
+        if res.order[0] == 0:      # B sampled from the first clique: about half the rows hit B = 1
+            assert 1500 < res.fallback_rows < 2500
+        else:                      # B sampled from the second clique: never 1
+            assert res.fallback_rows == 0
+    assert roots == {0, 1}         # the root clique is chosen at random (line 3 of Alg. 6)
+
+
+def test_isolated_attributes_and_bad_input():
+    tree = junction_tree(np.zeros((3, 3), dtype=int))
+    res = synthesize(tree, (2, 3, 4), lambda c: np.ones(tuple((2, 3, 4)[a] for a in c)), 500, rng=0)
+    assert res.codes.shape == (500, 3) and sorted(res.order) == [0, 1, 2]
+    with pytest.raises(ValueError, match="cover every attribute"):
+        synthesize(JunctionTree(((0,),), (), ()), (2, 3), lambda c: np.ones(2), 10)
+    with pytest.raises(ValueError, match="has shape"):
+        synthesize(JunctionTree(((0,), (1,)), (), ()), (2, 3), lambda c: np.ones(5), 10)
+
+
+# ------------------------------------------------------------------ pipeline
+def _correlated_table(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, n)
+    b = np.where(rng.random(n) < 0.85, a, rng.integers(0, 3, n))
+    c = rng.integers(0, 2, n)
+    d = np.where(rng.random(n) < 0.9, c, 1 - c)
+    e = rng.integers(0, 4, n)
+    codes = np.column_stack([a, b, c, d, e])
+    labels = (("lo", "mid", "hi"), ("x", "y", "z"), ("no", "yes"), ("off", "on"), (1, 2, 3, 4))
+    return CodedTable(codes, ("a", "b", "c", "d", "e"), labels)
+
+
+def test_release_has_schema_and_marginals_within_tolerance():
+    table = _correlated_table()
+    rep = LoPubEncoder(table.domains, f=0.2, m=32, h=4, names=table.names).encode(table, rng=1)
+    rel = lopub_release(rep, table, phi=0.3, method=LASSO_EM, rng=2)
+    out = rel.table
+    assert out.names == table.names and out.labels == table.labels and out.n == table.n
+    frame = out.to_frame()
+    assert list(frame.columns) == list(table.names)
+    assert [list(frame[c].cat.categories) for c in frame.columns] == [list(v) for v in table.labels]
+    # the strong pairs are found and kept together
+    edges = {(a, b) for a, b in zip(*np.nonzero(np.triu(rel.reduction.graph)))}
+    assert (0, 1) in edges and (2, 3) in edges
+    for attrs in ((0, 1), (2, 3), (4,)):
+        true = empirical_joint(table.codes, table.domains, attrs).ravel()
+        syn = empirical_joint(out.codes, table.domains, attrs).ravel()
+        assert avd(true, syn) < 0.08
+    assert rel.seconds > 0 and rel.reduction.seconds > 0
+
+
+def test_reduce_dimensions_clique_guard():
+    table = _correlated_table(n=500)
+    rep = LoPubEncoder(table.domains, f=0.2, m=32, h=4).encode(table, rng=1)
+    with pytest.raises(ValueError, match="max_clique_cells"):
+        reduce_dimensions(rep, 0.0, LASSO, max_clique_cells=10)
+
+
+def test_schema_coding_rejects_unknown_categories():
+    table = _correlated_table(n=10)
+    frame = table.to_frame()
+    again = table.code_frame(frame)
+    np.testing.assert_array_equal(again.codes, table.codes)
+    bad = frame.astype(object)
+    bad.loc[0, "b"] = "w"
+    with pytest.raises(ValueError, match="unknown categories"):
+        table.code_frame(bad)
+    with pytest.raises(ValueError, match="codes outside"):
+        table.with_codes(np.full((2, 5), 3))
+
+
+# ------------------------------------------------------------------ evaluation
+def test_classifiers_learn_a_deterministic_target():
+    table = _correlated_table(n=2000, seed=3)
+    train_idx, test_idx = train_test_split_rows(table.n, 0.25, rng=0)
+    train, test = table.take(train_idx), table.take(test_idx)
+    for model in ("svm", "rf"):
+        acc = classification_rate(train, test, 3, model=model, n_estimators=20, rng=1)
+        assert acc > 0.85                                          # d copies c with prob. 0.9
+    assert binary_attributes(table.domains) == [2, 3]
+    assert random_guess_rate(table.domains, [2, 3]) == 0.5
+    avg = average_classification_rate(train, test, [0, 2], model="rf", n_estimators=10, rng=0)
+    assert 0.5 < avg <= 1
+    const = train.with_codes(np.where(np.arange(5) == 3, 0, train.codes))
+    assert classification_rate(const, test, 3) == pytest.approx(np.mean(test.codes[:, 3] == 0))
+    with pytest.raises(ValueError, match="model must be one of"):
+        classification_rate(train, test, 3, model="knn")
+
+
+# ------------------------------------------------------------------ datasets
+def test_tpce_standin_schema():
+    t = tpce_standin(n=2000, rng=0)
+    assert t.d == 24 and t.n == 2000
+    assert binary_attributes(t.domains) == list(TPCE_SVM_TARGETS)
+    assert domain_bits(t.domains) == pytest.approx(76.7, abs=0.05)
+    again = tpce_standin(n=2000, rng=0)
+    np.testing.assert_array_equal(t.codes, again.codes)
+
+
+def test_standins_shapes():
+    a = adult_standin(n=1000)
+    assert a.d == 15 and binary_attributes(a.domains) == list(ADULT_SVM_TARGETS)
+    r = retail_standin(n=1000)
+    assert r.d == 16 and set(np.unique(r.codes)) == {0, 1}
+
+
+@pytest.mark.skipif(not is_available("adult"), reason="Adult files not present")
+def test_adult_table_matches_paper_shape():
+    t = adult_table(load("adult"))
+    assert t.n == 45_222 and t.d == 15
+    assert domain_bits(t.domains) == pytest.approx(52, abs=0.5)
+    assert binary_attributes(t.domains) == list(ADULT_SVM_TARGETS)
+    assert random_guess_rate(t.domains, range(15)) == pytest.approx(0.15, abs=0.01)
+
+
+@pytest.mark.skipif(not is_available("retail"), reason="retail.dat not present")
+def test_retail_table_matches_paper_shape():
+    t = retail_table(load("retail"))
+    assert t.n == 27_522 and t.d == 16
+    assert t.names[:2] == ("item_39", "item_48")
+    assert isinstance(t.to_frame(), pd.DataFrame)
