@@ -1,14 +1,37 @@
 """Correlation-induced privacy leakage (CPL) in LDP: Jayawardana, Ulukus, Ding & Thilakarathna (2025).
 
-Modules (one idea each):
+One idea per module:
 
-``theory``       Section IV: Algorithm 1 (exact CPL from a channel), Algorithm 2 (upper bound
-                 from (ε, δ)), closed forms, saturation, composition bound, Appendix K.
+``theory``       Section IV: Algorithm 1 (exact CPL from a channel), Algorithm 2 (upper bound from
+                 (ε, δ)), closed forms, saturation, composition bound, Appendix K.
+``attacks``      Appendix B: inferring a value from each mechanism's report; the effective
+                 ("GRR-like") channel of mechanism + attack and its ε_eff.
+``statistical``  Section III: expanded dataset, stages 1-3, exact count-level path, surrogate test.
+``tcpl``         Pairwise CPL matrices, TCPL, normalised TCPL and the utility metrics of Section V-B.
+``dependence``   NMI (joint-entropy normalisation) and PCC of label codes (Fig. 5, GRF).
+``benchmark``    Section V-A: undershoot/overshoot, regions P1/R1-R3, SPL-ANL, GRF, ITS, CBP stand-in.
+``calibration``  Section V-C / Appendix N: the largest feasible per-attribute budget (Algorithm 3, fixed).
+``datasets``     Adult scheme A, CVD, Appendix K joint, CelebA/LFW/CVD/DSS stand-ins.
 """
+from .attacks import (PAPER_MECHANISMS, attack_accuracy, effective_channel, effective_epsilon,
+                      expected_zero_one_error, infer, make_oracle, two_level_channel)
+from .statistical import (SurrogateResult, contingency, cpl_from_counts, cpl_standard_error, nmse_cpl,
+                          perturb_infer, simulate_joint_table, simulate_pair_table, statistical_cpl,
+                          statistical_cpl_fast, statistical_cpl_matrix, surrogate_test, surrogate_test_counts)
 from .theory import (Alg2Pair, CPLPair, alg2_pair, appendix_k_closed_form, check_conditional, conditional,
                      cpl_alg1, cpl_alg2, cpl_exp, cpl_grr, cpl_saturation, cpl_two_level, disjoint_pairs, hbar,
                      tpl_bound)
 
-__all__ = ["Alg2Pair", "CPLPair", "alg2_pair", "appendix_k_closed_form", "check_conditional", "conditional",
-           "cpl_alg1", "cpl_alg2", "cpl_exp", "cpl_grr", "cpl_saturation", "cpl_two_level", "disjoint_pairs",
-           "hbar", "tpl_bound"]
+__all__ = [
+    # theory
+    "Alg2Pair", "CPLPair", "alg2_pair", "appendix_k_closed_form", "check_conditional", "conditional",
+    "cpl_alg1", "cpl_alg2", "cpl_exp", "cpl_grr", "cpl_saturation", "cpl_two_level", "disjoint_pairs",
+    "hbar", "tpl_bound",
+    # attacks
+    "PAPER_MECHANISMS", "attack_accuracy", "effective_channel", "effective_epsilon", "expected_zero_one_error",
+    "infer", "make_oracle", "two_level_channel",
+    # statistical
+    "SurrogateResult", "contingency", "cpl_from_counts", "cpl_standard_error", "nmse_cpl", "perturb_infer",
+    "simulate_joint_table", "simulate_pair_table", "statistical_cpl", "statistical_cpl_fast",
+    "statistical_cpl_matrix", "surrogate_test", "surrogate_test_counts",
+]

@@ -1,0 +1,179 @@
+"""Correlation-aware budget calibration (Section V-C, Appendix N, Eq. (30), Algorithm 3).
+
+Every attribute is perturbed with the same budget ``ε̃``; the total leakage of
+attribute ``i`` is bounded by composition (Eq. (6)):
+
+    TPL_i(ε̃) = ε̃ + Σ_{j ≠ i} L_{X_j → X_i}(ε̃),
+
+and the calibrated budget is the largest ``ε̃`` with ``max_i TPL_i(ε̃) <= ε̄``.
+Each CPL is non-decreasing in ``ε̃``, so ``TPL`` is strictly increasing.
+
+**Correction to Algorithm 3 as printed** (spec 003 §6.3, §12 item 4).  The
+printed loop increments ``ε̃`` *after* the check that detects a violation and
+never resets ``L``, so it returns a budget one or two steps past the feasible
+region (:func:`algorithm3_as_printed` reproduces it).  Its inner sum includes
+``j = i``; since ``P(X_i | X_i)`` has disjoint rows, that self-term is exactly
+``ε̃`` (Corollary H.1): it *is* the direct-leakage term.  :func:`calibrate_budget`
+returns the largest *feasible* point of the same grid ``ε̄/n + jΔ`` (found by
+bisection on ``j``, which gives the same answer as a linear scan because TPL is
+monotone), or, with ``search="bisect"``, the feasible end of a bisection to
+tolerance ``Δ``.
+
+Sanity checks (tests): independent attributes give ``ε* ≈ ε̄``; pairwise
+perfectly correlated attributes give ``ε* = ε̄/n`` (the SPL split); always
+``ε̄/n <= ε* <= ε̄`` for the Algorithm-2 rule.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+
+from .._checks import check_epsilon
+from .tcpl import cpl_function
+from .theory import check_conditional, conditional
+
+__all__ = ["CalibrationResult", "tpl_profile", "calibrate_budget", "algorithm3_as_printed", "conditionals_from_tables"]
+
+
+class CalibrationResult(NamedTuple):
+    """The calibrated budget, its worst TPL, and how many TPL profiles were evaluated."""
+
+    epsilon: float
+    max_tpl: float
+    evaluations: int
+
+
+def conditionals_from_tables(tables: dict[tuple[int, int], np.ndarray], n: int) -> list[list[np.ndarray | None]]:
+    """``C[i][j] = P(X_j | X_i)`` (rows = values of ``X_i``) from :func:`ldp.cpl.tcpl.pair_tables`; diagonal None."""
+    C: list[list[np.ndarray | None]] = [[None] * n for _ in range(n)]
+    for (i, j), t in tables.items():
+        P = conditional(t)
+        P = P[:, P.sum(axis=0) > 0]           # neighbour values never observed carry no mass
+        C[i][j] = P / P.sum(axis=1, keepdims=True)
+    return C
+
+
+def _check_conditionals(C: Sequence[Sequence[Any]]) -> list[list[np.ndarray | None]]:
+    n = len(C)
+    if n < 1 or any(len(row) != n for row in C):
+        raise ValueError("conditionals must be an n x n nested list (C[i][j] = P(X_j | X_i), diagonal None)")
+    out: list[list[np.ndarray | None]] = [[None] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                if C[i][j] is None:
+                    raise ValueError(f"conditionals[{i}][{j}] is missing")
+                out[i][j] = check_conditional(C[i][j], f"conditionals[{i}][{j}]")
+    return out
+
+
+def tpl_profile(conditionals: Sequence[Sequence[Any]], epsilon: float, method: Any = "alg2") -> np.ndarray:
+    """``TPL_i(ε) = ε + Σ_{j≠i} CPL(P(X_j | X_i), ε)`` for every attribute ``i`` (Eq. (6), δ = 0)."""
+    C = _check_conditionals(conditionals)
+    return _tpl(C, check_epsilon(epsilon, allow_zero=True), cpl_function(method))
+
+
+def _tpl(C: list[list[np.ndarray | None]], eps: float, rule: Any) -> np.ndarray:
+    n = len(C)
+    out = np.full(n, eps)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                P = C[i][j]
+                out[i] += 0.0 if (P.shape[0] < 2 or P.shape[1] < 2) else rule(P, eps)
+    return out
+
+
+def calibrate_budget(conditionals: Sequence[Sequence[Any]], eps_bar: float, *, method: Any = "alg2",
+                     step: float = 0.01, search: str = "grid") -> CalibrationResult:
+    """The largest per-attribute budget whose worst total leakage stays within ``eps_bar`` (Eq. (30)).
+
+    Parameters
+    ----------
+    conditionals : n x n nested list
+        ``conditionals[i][j] = P(X_j | X_i)`` (rows sum to 1), diagonal ignored.
+    eps_bar : float
+        The allowed total leakage per attribute ``ε̄``.
+    method : str or callable
+        Pairwise CPL rule (:func:`ldp.cpl.tcpl.cpl_function`): ``"alg2"`` (any ε-LDP
+        mechanism, default) or ``"grr"`` (Algorithm 1 for GRR), ...
+    step : float
+        Grid step ``Δ`` (paper: 0.01).
+    search : {"grid", "bisect"}
+        ``"grid"``: the largest feasible point of ``ε̄/n + jΔ`` (``<= ε̄``), exactly what
+        a corrected Algorithm 3 returns.  ``"bisect"``: bisection on ``[ε̄/n, ε̄]``
+        until the bracket is shorter than ``Δ``; returns its feasible end.
+
+    Raises
+    ------
+    ValueError
+        If even ``ε̄/n`` is infeasible (impossible for ``"alg2"``, whose CPLs never
+        exceed the budget, but possible for a custom rule).
+    """
+    C = _check_conditionals(conditionals)
+    eps_bar = check_epsilon(eps_bar, "eps_bar")
+    step = check_epsilon(step, "step")
+    rule = cpl_function(method)
+    n = len(C)
+    evals = 0
+
+    def worst(e: float) -> float:
+        nonlocal evals
+        evals += 1
+        return float(_tpl(C, e, rule).max())
+
+    start = eps_bar / n
+    tol = 1e-12 * eps_bar
+    w0 = worst(start)
+    if w0 > eps_bar + tol:
+        raise ValueError(f"even the equal split eps_bar/n = {start:.6g} violates the bound (max TPL {w0:.6g})")
+    if search == "grid":
+        hi_j = int(math.floor((eps_bar - start) / step + 1e-9))
+        lo_j, lo_w = 0, w0                       # invariant: lo_j feasible
+        top = hi_j
+        while lo_j < top:
+            mid = (lo_j + top + 1) // 2
+            wm = worst(start + mid * step)
+            if wm <= eps_bar + tol:
+                lo_j, lo_w = mid, wm
+            else:
+                top = mid - 1
+        return CalibrationResult(start + lo_j * step, lo_w, evals)
+    if search == "bisect":
+        lo, hi, lo_w = start, eps_bar, w0
+        w_hi = worst(hi)
+        if w_hi <= eps_bar + tol:
+            return CalibrationResult(hi, w_hi, evals)
+        while hi - lo > step:
+            mid = 0.5 * (lo + hi)
+            wm = worst(mid)
+            if wm <= eps_bar + tol:
+                lo, lo_w = mid, wm
+            else:
+                hi = mid
+        return CalibrationResult(lo, lo_w, evals)
+    raise ValueError(f"search must be 'grid' or 'bisect', got {search!r}")
+
+
+def algorithm3_as_printed(conditionals: Sequence[Sequence[Any]], eps_bar: float, *, method: Any = "alg2",
+                          step: float = 0.01, max_steps: int = 100_000) -> float:
+    """Algorithm 3 exactly as printed (for the errata discussion): overshoots the feasible budget.
+
+    ``while L < ε̄: L = max(L, max_i Σ_j CPL(ε̃)); ε̃ += Δ`` with the self-term
+    ``j = i`` contributing ``ε̃``; the increment after the violating evaluation
+    returns a budget whose TPL exceeds ``ε̄``.
+    """
+    C = _check_conditionals(conditionals)
+    eps_bar = check_epsilon(eps_bar, "eps_bar")
+    step = check_epsilon(step, "step")
+    rule = cpl_function(method)
+    eps_t = eps_bar / len(C)
+    L = 0.0
+    for _ in range(max_steps):
+        if not L < eps_bar:
+            return eps_t
+        L = max(L, float(_tpl(C, eps_t, rule).max()))
+        eps_t += step
+    raise ValueError(f"Algorithm 3 did not stop within max_steps={max_steps}")

@@ -1,0 +1,224 @@
+"""Section V of Jayawardana et al.: TCPL, utility metrics, the CPL-analysis benchmark, budget calibration;
+dependence measures and datasets (spec 003 §5.9, §6, §8 items 10, 17, 18, 19)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ldp.cpl import benchmark as bm
+from ldp.cpl import calibration as cal
+from ldp.cpl import datasets as ds
+from ldp.cpl import dependence as dep
+from ldp.cpl import tcpl as tc
+from ldp.cpl.theory import conditional, cpl_alg2, cpl_grr
+
+
+def toy_codes(seed=0, n=3000):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, n)
+    b = np.where(rng.random(n) < 0.7, a % 2, rng.integers(0, 2, n))
+    c = rng.integers(0, 4, n)                                   # independent of the others
+    return np.stack([a, b, c], axis=1), [3, 2, 4]
+
+
+# ----------------------------------------------------------------------------- dependence measures
+def test_appendix_k_conventional_metrics():
+    J = ds.APPK_JOINT
+    assert dep.mutual_information(J) == pytest.approx(0.336506, abs=5e-7)
+    assert dep.nmi_joint(J) == pytest.approx(0.16493, abs=5e-6)
+    assert dep.pcc_from_table(J) == pytest.approx(0.35716, abs=5e-6)
+    assert dep.nmi_joint(J) == pytest.approx(dep.nmi_joint(J.T))          # symmetric, unlike CPL
+
+
+def test_pcc_from_table_equals_pcc_of_codes():
+    codes, sizes = toy_codes()
+    t = tc.pair_tables(codes, sizes)[0, 1]
+    assert dep.pcc_from_table(t) == pytest.approx(np.corrcoef(codes[:, 0], codes[:, 1])[0, 1], rel=1e-10)
+    assert dep.nmi_joint(np.outer([1, 2], [3, 4])) == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(ValueError, match="non-negative"):
+        dep.nmi_joint([[1, -1], [0, 1]])
+
+
+# ----------------------------------------------------------------------------- matrices and TCPL
+def test_cpl_matrix_conventions_and_rules():
+    codes, sizes = toy_codes()
+    tables = tc.pair_tables(codes, sizes)
+    assert np.array_equal(tables[1, 0], tables[0, 1].T)
+    L2 = tc.cpl_matrix(tables, 3, "alg2", 1.0)
+    Lg = tc.cpl_matrix(tables, 3, "grr", 1.0)
+    Lo = tc.cpl_matrix(tables, 3, "limit:OUE", 1.0)
+    La = tc.cpl_matrix(tables, 3, "alg1:GRR", 1.0)
+    assert np.all(np.isnan(np.diag(L2)))
+    assert L2[0, 1] == pytest.approx(cpl_alg2(conditional(tables[0, 1]), 1.0).leakage)  # L_{X_1 → X_0}
+    off = tc.off_diagonal
+    assert np.all(off(Lo) <= off(Lg) + 1e-12) and np.all(off(Lg) <= off(L2) + 1e-12)
+    assert np.allclose(off(La), off(Lg))
+    assert tc.tcpl(L2) == pytest.approx(np.nansum(L2))
+    assert tc.normalised_tcpl(L2, L2) == 1.0
+    assert tc.tpl_upper_bounds(L2, 1.0) == pytest.approx(1.0 + np.nansum(L2, axis=1))
+    with pytest.raises(ValueError, match="method"):
+        tc.cpl_function("alg3")
+
+
+def test_utility_metrics():
+    assert tc.freq_nmse([[0.5, 0.5], [1.0, 0.0]], [[0.6, 0.4], [1.0, 0.0]]) == pytest.approx(0.02 / 1.52)
+    codes = np.array([[0, 1], [1, 1], [2, 0], [0, 0]])
+    inferred = np.array([[0, 1], [0, 1], [2, 1], [0, 1]])
+    assert tc.zero_one_error(codes, inferred) == pytest.approx((1 / 4 + 2 / 4) / 2)
+    with pytest.raises(ValueError, match="same shape"):
+        tc.zero_one_error(codes, inferred[:, :1])
+
+
+# ----------------------------------------------------------------------------- benchmark
+def test_benchmark_metric_and_regions():
+    rng = np.random.default_rng(3)
+    ref = rng.uniform(0, 1, (4, 4))
+    np.fill_diagonal(ref, np.nan)
+    eps = 1.0
+    assert bm.under_over(ref, ref, eps) == (0.0, 0.0)
+    x, y = bm.under_over(ref, bm.spl_anl(4, eps), eps)
+    assert x == 0.0 and y == pytest.approx(1 - np.nanmean(ref))            # spec §8 item 18
+    est = ref + rng.normal(0, 0.1, ref.shape)
+    x, y = bm.under_over(ref, est, eps)
+    assert x + y == pytest.approx(np.nanmean(np.abs(ref - est)) / eps)
+    assert bm.region(0, 0) == "P1" and bm.region(0.1, 0) == "R1"
+    assert bm.region(0, 0.1) == "R2" and bm.region(0.1, 0.1) == "R3"
+    assert bm.region(1e-12, 0.0) == "P1"
+
+
+def test_predicted_placements_on_adult_like_data():
+    codes, sizes = toy_codes(5)
+    tables = tc.pair_tables(codes, sizes)
+    eps = 1.0
+    L2 = tc.cpl_matrix(tables, 3, "alg2", eps)
+    Lg = tc.cpl_matrix(tables, 3, "grr", eps)
+    Le = tc.cpl_matrix(tables, 3, "exp", eps)
+    assert bm.region(*bm.under_over(L2, bm.spl_anl(3, eps), eps)) == "R2"
+    assert bm.region(*bm.under_over(Lg, Lg, eps)) == "P1"                   # ITS = GRR-ANL against GRR Alg 1
+    assert bm.region(*bm.under_over(L2, Le, eps)) == "R1"
+    assert bm.region(*bm.under_over(Lg, bm.sym_min(Lg), eps)) in ("R1", "P1")
+
+
+def test_grf_readouts():
+    pcc = np.array([[1, .5, 0, 0], [.5, 1, .3, 0], [0, .3, 1, 0], [0, 0, 0, 1]])
+    comp = bm.grf(pcc, 0.2, 2.0)
+    edge = bm.grf(pcc, 0.2, 2.0, readout="edge")
+    assert comp[0, 2] == 2.0 and edge[0, 2] == 0.0            # linked through attribute 1
+    assert comp[0, 3] == 0.0 and np.isnan(comp[0, 0])
+    assert bm.grf(pcc, 0.4, 1.0)[1, 2] == 0.0
+    with pytest.raises(ValueError, match="readout"):
+        bm.grf(pcc, 0.2, 1.0, readout="path")
+
+
+# ----------------------------------------------------------------------------- calibration
+def _conds(codes, sizes):
+    return cal.conditionals_from_tables(tc.pair_tables(codes, sizes), len(sizes))
+
+
+def test_calibration_independent_and_perfectly_correlated():
+    rng = np.random.default_rng(1)
+    n, N = 4, 20_000
+    indep = np.outer(np.ones(3) / 3, np.ones(3) / 3)
+    C_indep = [[None if i == j else indep * 3 for j in range(n)] for i in range(n)]   # rows = P(X_j | X_i)
+    res = cal.calibrate_budget(C_indep, 2.0, step=0.01)
+    assert 2.0 - 0.01 < res.epsilon <= 2.0
+    x = rng.integers(0, 3, N)
+    perfect = np.stack([x, (x + 1) % 3, (x + 2) % 3, x], axis=1)
+    res = cal.calibrate_budget(_conds(perfect, [3] * 4), 2.0)
+    assert res.epsilon == pytest.approx(0.5)                 # = ε̄/n (SPL)
+    assert res.max_tpl == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("method", ["alg2", "grr"])
+def test_calibration_returns_the_largest_feasible_budget(method):
+    codes, sizes = toy_codes(7)
+    C = _conds(codes, sizes)
+    eps_bar, step = 3.0, 0.01
+    res = cal.calibrate_budget(C, eps_bar, method=method, step=step)
+    n = len(sizes)
+    assert eps_bar / n <= res.epsilon <= eps_bar
+    assert cal.tpl_profile(C, res.epsilon, method).max() <= eps_bar + 1e-12          # recomputed TPL: feasible
+    assert cal.tpl_profile(C, res.epsilon + step, method).max() > eps_bar              # next grid point is not
+    # linear scan over the same grid gives the same answer
+    grid = eps_bar / n + step * np.arange(0, int((eps_bar - eps_bar / n) / step) + 1)
+    feasible = [e for e in grid if cal.tpl_profile(C, e, method).max() <= eps_bar + 1e-12]
+    assert res.epsilon == pytest.approx(max(feasible))
+    bis = cal.calibrate_budget(C, eps_bar, method=method, step=step, search="bisect")
+    assert abs(bis.epsilon - res.epsilon) <= step
+    assert cal.tpl_profile(C, bis.epsilon, method).max() <= eps_bar + 1e-12
+
+
+def test_algorithm3_as_printed_overshoots():
+    codes, sizes = toy_codes(7)
+    C = _conds(codes, sizes)
+    printed = cal.algorithm3_as_printed(C, 3.0)
+    fixed = cal.calibrate_budget(C, 3.0).epsilon
+    assert printed > fixed
+    assert cal.tpl_profile(C, printed).max() > 3.0
+
+
+def test_calibration_bad_input():
+    with pytest.raises(ValueError, match="n x n"):
+        cal.calibrate_budget([[None, np.eye(2)]], 1.0)
+    with pytest.raises(ValueError, match="missing"):
+        cal.calibrate_budget([[None, None], [np.eye(2), None]], 1.0)
+    with pytest.raises(ValueError, match="eps_bar"):
+        cal.calibrate_budget([[None, np.eye(2)], [np.eye(2), None]], -1.0)
+    with pytest.raises(ValueError, match="row-stochastic"):
+        cal.calibrate_budget([[None, [[.5, .4], [.5, .5]]], [np.eye(2), None]], 1.0)
+    with pytest.raises(ValueError, match="search"):
+        cal.calibrate_budget([[None, np.eye(2)], [np.eye(2), None]], 1.0, search="newton")
+
+
+# ----------------------------------------------------------------------------- datasets
+def test_celeba_stand_in_calibration_targets():
+    df = ds.celeba_synth(200_000, rng=0)
+    assert list(df.columns) == list(ds.CELEBA_ATTRIBUTES) and len(ds.CELEBA_ATTRIBUTES) == 40
+    assert set(ds.CALIBRATION_ATTRIBUTES) <= set(ds.CELEBA_ATTRIBUTES) and len(ds.CALIBRATION_ATTRIBUTES) == 21
+    def sat(name):
+        P = conditional(pd.crosstab(df["Male"], df[name]).to_numpy())
+        return float(np.log(np.max(P.max(0) / P.min(0))))
+
+    assert sat("Wearing_Necklace") == pytest.approx(math.log(0.20 / 0.018), abs=0.15)
+    assert sat("No_Beard") > 5
+    assert sat("Smiling") < 0.05
+    lfw = ds.lfw_synth()
+    assert lfw.shape == (13_143, 40)
+
+
+def test_cvd_and_dss_stand_ins_and_fixture():
+    J = ds.CVD_FIXTURE_JOINT
+    assert cpl_grr(conditional(J, given="columns"), 1.0) == pytest.approx(0.3381, abs=5e-5)
+    cvd = ds.cvd_synth(20_000, rng=1)
+    assert list(cvd.columns) == list(ds.CVD_ATTRIBUTES)
+    enc = ds.encode(cvd)
+    assert enc.sizes.tolist() == [2, 3, 3, 2, 2, 2, 2]
+    dss = ds.dss_synth(5000, rng=2)
+    assert dss.shape == (5000, 27)
+    assert sorted(set(ds.encode(dss).sizes.tolist())) == [2, 3, 5, 8, 12, 20]
+
+
+def test_adult_scheme_a_shape():
+    frame = pd.DataFrame({
+        "age": [20, 30, 70], "workclass": ["a", "b", None], "fnlwgt": [1, 2, 3], "education": ["x", "y", "x"],
+        "marital_status": ["m", "m", "n"], "occupation": ["o", "p", "o"], "relationship": ["r", "r", "s"],
+        "race": ["w", "w", "b"], "sex": ["F", "M", "M"], "capital_gain": [0, 5, 0], "capital_loss": [0, 0, 3],
+        "hours_per_week": [20, 40, 60], "native_country": ["US", "US", "MX"], "income": ["<=50K", ">50K", ">50K"]})
+    out = ds.adult_scheme_a(frame)
+    assert list(out.columns) == list(ds.ADULT_SCHEME_A) and len(out) == 2
+    assert list(out["age"].astype(str)) == ["<25", "25-34"]
+    with pytest.raises(ValueError, match="lacks"):
+        ds.adult_scheme_a(frame.drop(columns=["income"]))
+    with pytest.raises(ValueError, match="missing values"):
+        ds.encode(frame)
+
+
+def test_sample_joint():
+    codes = ds.sample_joint(ds.APPK_JOINT, 50_000, rng=3)
+    counts = np.bincount(codes[:, 0] * 4 + codes[:, 1], minlength=16).reshape(4, 4) / 50_000
+    assert np.all(np.abs(counts - ds.APPK_JOINT) < 5 * np.sqrt(ds.APPK_JOINT * (1 - ds.APPK_JOINT) / 50_000) + 1e-12)
+    with pytest.raises(ValueError, match="summing to 1"):
+        ds.sample_joint([[0.5, 0.6]], 10)
