@@ -65,7 +65,10 @@ def check_codes(x: Any, d: int, name: str = "x", *, allow_empty: bool = False) -
     Floats are refused even when integral (a float array usually means the caller
     passed frequencies or raw data by mistake).
     """
+    d = check_domain_size(d)
     arr = np.asarray(x)
+    if arr.size == 0 and arr.ndim == 1 and arr.dtype.kind == "f":
+        arr = arr.astype(np.int64)  # a plain empty list has dtype float64; treat it as "no users"
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer) or arr.dtype == bool):
         raise TypeError(f"{name} must be an array of integer codes, got dtype {arr.dtype}")
     if arr.ndim != 1:
@@ -93,6 +96,8 @@ def check_counts(counts: Any, d: int | None = None, name: str = "counts") -> np.
         raise ValueError(f"{name} must have length {d}, got {arr.size}")
     if np.any(arr < 0):
         raise ValueError(f"{name} must be non-negative, got minimum {arr.min()}")
+    if arr.size and arr.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} must be at most {np.iinfo(np.int64).max}, got {arr.max()}")
     return arr.astype(np.int64)
 
 
