@@ -117,12 +117,26 @@ def test_simulate_histogram_agrees_with_perturb():
     assert chi_square_agreement(fast.sum(axis=0), expected) > 1e-3
 
 
-def test_slot_matrix_lists_each_hadamard_set():
-    o = HadamardResponse(1.0, 40)
-    H = hadamard_matrix(o.K)
-    slots = o._slot_matrix()
-    for x in range(40):
-        assert np.array_equal(np.sort(slots[x]), np.flatnonzero(H[x + 1] == 1))
+@pytest.mark.parametrize("d", [2, 6, 9])
+def test_simulate_histogram_moments_match_the_sum_of_multinomials(d):
+    """Mean and covariance of the histogram are those of sum_x Multinomial(n_x, P[x])."""
+    o = HadamardResponse(1.3, d)
+    counts = np.arange(d, 0, -1) * 7
+    P = o.channel()
+    mean = counts @ P
+    cov = sum(n * (np.diag(P[x]) - np.outer(P[x], P[x])) for x, n in enumerate(counts))
+    gen = np.random.default_rng(d)
+    reps = 4000
+    H = np.stack([o.simulate_histogram(counts, gen) for _ in range(reps)])
+    assert np.all(H.sum(axis=1) == counts.sum())
+    z = (H.mean(axis=0) - mean) / np.sqrt(np.diag(cov) / reps)
+    assert np.all(np.abs(z) < 5), z
+    ratio = H.var(axis=0, ddof=1) / np.diag(cov)
+    assert np.all(np.abs(ratio - 1) < 5 * math.sqrt(2 / (reps - 1))), ratio
+    # one off-diagonal covariance, standardised by its own sampling error
+    i, j = 0, o.K - 1
+    prod = (H[:, i] - mean[i]) * (H[:, j] - mean[j])
+    assert abs(prod.mean() - cov[i, j]) < 5 * prod.std(ddof=1) / math.sqrt(reps)
 
 
 def test_estimator_unbiased_and_variance_matches_closed_form():

@@ -98,7 +98,6 @@ class HadamardResponse(FrequencyOracle):
             raise ValueError(f"epsilon={self.epsilon!r} is too large: (e^eps-1)/(e^eps+1) rounds to 1 in "
                              "double precision and the complement of C_x would never be reported")
         self.K = 1 << self.d.bit_length()       # smallest power of two > d
-        self._slots: np.ndarray | None = None    # cached d x K/2 positions of C_x (count sampler)
 
     @property
     def p(self) -> float:
@@ -169,39 +168,56 @@ class HadamardResponse(FrequencyOracle):
         return self.channel_entry(np.arange(self.d)[:, None], np.arange(self.K)[None, :])
 
     # ------------------------------------------------------------------ count-level sampler
-    def _slot_matrix(self) -> np.ndarray:
-        """Row ``x``: the ``K/2`` members of ``C_x``, indexed by the other ``log2 K - 1`` bits.
-
-        Member ``f`` is ``f`` with a bit inserted at position ``t = lowbit(x+1)``,
-        chosen so that ``popcount((x+1) & j)`` is even.
-        """
-        if self._slots is None:
-            s = np.arange(1, self.d + 1, dtype=np.int64)[:, None]
-            t = s & -s
-            f = np.arange(self.K // 2, dtype=np.int64)[None, :]
-            base = ((f & ~(t - 1)) << 1) | (f & (t - 1))
-            parity = np.bitwise_count(base & s) & 1
-            self._slots = (base | (parity * t)).astype(np.intp)
-        return self._slots
-
     def simulate_histogram(self, true_counts: Any, rng: Any = None) -> np.ndarray:
         """Output histogram (length ``K``) drawn exactly given the true counts.
 
-        The channel is the mixture ``(1 - lam) Uniform[K] + lam Uniform(C_x)``, so
-        per value ``x`` a ``Bin(n_x, lam)`` number of users is informative and
-        spread by a uniform multinomial over ``C_x``; all the others form one
-        uniform multinomial over ``[K]``.  O(d K) draws, independent of n.
+        The channel is the mixture ``(1 - lam) Uniform[K] + lam Uniform(C_x)``: per
+        value ``x`` a ``Bin(n_x, lam)`` number of users is informative, uniform on
+        the hyperplane ``C_x = {y : <x+1, y> = 0}`` of ``F_2^m`` (``K = 2^m``); the
+        others are uniform on ``[K]`` (the hyperplane of ``s = 0``).
+
+        The bits of ``y`` are then drawn from the top bit down for whole groups of
+        users at once.  A group is a *state* ``(prefix, s, c)``: its users share the
+        top bits ``prefix`` already drawn, and their remaining bits are uniform on
+        ``{y' : <s, y'> = c}`` where ``s`` keeps the not-yet-drawn bits of ``x+1``.
+        The next bit ``b`` is a fair coin for each user (one ``Bin(count, 1/2)``
+        split of the group) unless ``b`` is the last bit of ``s``, when it must equal
+        ``c``; drawing it removes ``b`` from ``s`` and, if ``b = 1`` and ``s`` had
+        bit ``b``, flips ``c``.  Groups reaching the same state have the same
+        conditional law from then on, so they are merged (a sum of multinomials
+        with equal cell probabilities is multinomial).  After ``log2 K`` levels the
+        prefixes are the outputs.  At most ``min(d, 2K/2^L)`` states per prefix
+        survive at level ``L``: about ``2 K log2 K`` binomial draws in all instead of
+        the ``d K/2`` of one multinomial per value, independent of ``n``.
         """
         counts = self._true_counts(true_counts)
         gen = self._rng(rng)
         informative = gen.binomial(counts, self.lam)
         rest = int(counts.sum() - informative.sum())
-        hist = gen.multinomial(rest, np.full(self.K, 1.0 / self.K))
-        half = self.K // 2
-        inside = gen.multinomial(informative, np.full(half, 1.0 / half))
-        hist += np.bincount(self._slot_matrix().ravel(), weights=inside.ravel(),
-                            minlength=self.K).astype(np.int64)
-        return hist
+        m = self.K.bit_length() - 1
+        prefix = np.zeros(self.d + 1, dtype=np.int64)
+        s = np.concatenate([np.arange(1, self.d + 1, dtype=np.int64), [0]])
+        c = np.zeros(self.d + 1, dtype=np.int64)
+        count = np.concatenate([informative, [rest]]).astype(np.int64)
+        for b in range(m - 1, -1, -1):
+            has_bit = (s >> b) & 1
+            s_next = s & ~(np.int64(1) << b)
+            forced = (has_bit == 1) & (s_next == 0)          # b is the last bit of s: y_b = c
+            ones = np.where(forced, count * c, gen.binomial(count, 0.5))
+            zeros = count - ones
+            c_one = np.where(has_bit == 1, c ^ 1, c)          # state after drawing y_b = 1
+            prefix = np.concatenate([2 * prefix, 2 * prefix + 1])
+            s = np.concatenate([s_next, s_next])
+            c = np.concatenate([np.where(s_next == 0, 0, c), np.where(s_next == 0, 0, c_one)])
+            count = np.concatenate([zeros, ones])
+            keep = count > 0
+            key = ((prefix[keep] << b) | s[keep]) * 2 + c[keep]   # s < 2^b now
+            uniq, inverse = np.unique(key, return_inverse=True)
+            count = np.bincount(inverse, weights=count[keep]).astype(np.int64)
+            c = uniq & 1
+            s = (uniq >> 1) & ((np.int64(1) << b) - 1)
+            prefix = (uniq >> 1) >> b
+        return np.bincount(prefix, weights=count, minlength=self.K).astype(np.int64)
 
     def simulate_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
         """Support counts drawn exactly (via :meth:`simulate_histogram` and one FWHT)."""
