@@ -34,7 +34,7 @@ def test_syn3_syn4_sizes_and_overlap():
 def test_standins_shapes():
     jd = D.jd_standin(scale=0.01, d=3000)
     assert jd.shape == (5, 3000) and np.argmax(jd.sum(axis=1)) == 1
-    an = D.anime_standin(total=1e5, d=2000)
+    an = D.anime_standin(scale=0.02, d=2000)
     assert an.shape == (2, 2000) and an[0].sum() > an[1].sum()
     lab, feats = D.diabetes_standin()
     assert lab.size == 100_000 and lab.sum() == 8_500

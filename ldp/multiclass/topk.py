@@ -1,0 +1,550 @@
+"""Multi-class top-k item mining (paper 002, Sec. VI-B, Algorithms 1-2, Table III).
+
+Every miner takes the population as two integer arrays ``labels`` (``0..c-1``) and
+``items`` (``0..d-1``), and returns a :class:`TopKResult` whose ``items`` is a
+``c x k`` array: row ``C`` holds the ``k`` items mined for class ``C``, best first.
+Users report **once**: they are partitioned into disjoint round groups and no
+budget is split across rounds.
+
+Two round primitives, both over a list of candidates:
+
+* a **PEM round** (the baseline, Wang et al.'s prefix extending method as the authors
+  implemented it, spec 002 Sec. 4.4): candidates are bit *suffixes* of length ``l``,
+  a user's value is her item modulo ``2^l``, and the top ``K`` suffixes are extended by
+  ``m_ext`` bits for the next round;
+* a **shuffling round** (Sec. VI-B): the candidates are shuffled into ``B`` buckets
+  (the last bucket takes the remainder), users report their bucket, and the items of
+  the top ``keep`` buckets survive.
+
+Users whose value is not among the candidates (or, for CP, whose label flipped) are
+*invalid*: with ``invalid="replace"`` they report a uniformly random position (PEM's
+rule), with ``invalid="vp"`` they set the validity flag (:class:`ldp.multiclass.VP`).
+The bucket counts of a round are drawn by :func:`ldp.multiclass.samplers.bucket_counts`,
+exact in distribution (``sampler="count"``, the default) or by per-user perturbation
+(``sampler="user"``).  Rankings use raw counts, which is enough because calibration
+is increasing within a round.
+
+Miners (names as in the paper's figures):
+
+===================  ==========================================================
+``HEC``              users split into ``c`` groups, PEM(ε, K=k) per group
+``PTJ``              PEM(ε, K=c·k) over the ``c·d`` joint domain, then per class
+``PTJ+VP``           as PTJ with validity perturbation
+``PTJ+Shuffling``    shuffling rounds over the joint domain, random replacement
+``PTJ-S+VP``         shuffling + VP over the joint domain ("all optimisations")
+``PTS``              GRR(ε/2) labels, PEM(ε/2, K=k) per reported class
+``PTS+Global``       first half of the PEM rounds on a global sample (full ε)
+``PTS+VP``           PTS with validity perturbation
+``PTS+Shuffling``    shuffling rounds per reported class, random replacement
+``PTS-opt``          Algorithms 1 + 2: global shuffling candidates, VP, CP in the
+                     last round decided by the b-test ("PTS-Shuffling+VP+CP")
+===================  ==========================================================
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .._checks import as_generator, check_epsilon, check_int, check_probability
+from ..metrics import f1_topk, ncr
+from ..oracles import GRR
+from .frameworks import check_pairs, check_table, split_budget
+from .samplers import bucket_counts
+
+__all__ = [
+    "TopKResult", "iteration_counts", "pem_levels", "shuffle_into_buckets", "true_topk", "score_topk",
+    "hec_topk", "ptj_topk", "pts_topk", "pts_optimised_topk", "mine_topk", "METHODS", "ABLATION_PTJ",
+    "ABLATION_PTS", "prefix_descent", "pairing_survival",
+]
+
+
+@dataclass
+class TopKResult:
+    """Mined items per class.
+
+    Attributes
+    ----------
+    items : ndarray of int64, shape (c, k)
+        Row ``C``: the items mined for class ``C``, best first.  ``-1`` marks an empty
+        slot; only the joint (PTJ) miners can leave one, when fewer than ``k`` of the
+        ``c·k`` pairs they keep belong to a class.
+    rounds : int
+        Number of rounds a user group of one class goes through (``IT`` for the
+        shuffling miners, the PEM round count ``R`` otherwise).
+    info : dict
+        Miner-specific details (e.g. ``IT_f``, ``IT_r``, which classes used CP).
+    """
+
+    items: np.ndarray
+    rounds: int
+    info: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------- schedules
+def iteration_counts(d: int, k: int) -> tuple[int, int, int]:
+    """``(IT, IT_f, IT_r)`` of Algorithm 1: ``IT = ceil(log2(d/(4k))) + 1`` (at least 1),
+    ``IT_f = int(IT/2)`` global rounds and ``IT_r = IT - IT_f`` per-class rounds.
+
+    The paper prints ``log2(d/4k) + 1`` without the ceiling; the authors' code rounds up.
+    """
+    d = check_int(d, "d", minimum=1)
+    k = check_int(k, "k", minimum=1)
+    it = max(1, math.ceil(math.log2(d / (4 * k))) + 1)
+    return it, it // 2, it - it // 2
+
+
+def pem_levels(D: int, K: int, m_ext: int = 2) -> list[int]:
+    """Suffix lengths of the PEM rounds for a domain of ``D`` values keeping ``K`` per round.
+
+    ``L`` = bit length of ``D - 1``; the first round uses ``s0 = floor(log2 K) + 1`` bits
+    (all ``2^s0`` suffixes), each later round adds ``m_ext`` bits, the last reaches ``L``:
+    ``R = 1 + ceil((L - s0)/m_ext)`` rounds (spec 002 Sec. 4.4).
+    """
+    D = check_int(D, "D", minimum=2)
+    K = check_int(K, "K", minimum=1)
+    m_ext = check_int(m_ext, "m_ext", minimum=1)
+    L = (D - 1).bit_length()
+    s0 = min(int(math.floor(math.log2(K))) + 1, L)
+    rounds = 1 + math.ceil((L - s0) / m_ext)
+    return [min(s0 + r * m_ext, L) for r in range(rounds)]
+
+
+def shuffle_into_buckets(cands: Any, B: int, rng: Any = None) -> tuple[np.ndarray, np.ndarray, int]:
+    """Shuffle candidates into ``B`` buckets: ``(shuffled candidates, bucket of each, buckets used)``.
+
+    With ``n`` candidates and ``size = n // B``: buckets ``0..B-2`` take ``size``
+    consecutive shuffled candidates and the last one the remainder (e.g. 109 candidates
+    in 80 buckets: 79 singletons and one bucket of 30).  If ``n < B`` every candidate is
+    its own bucket.
+    """
+    c = np.asarray(cands, dtype=np.int64)
+    B = check_int(B, "B", minimum=1)
+    gen = as_generator(rng)
+    perm = gen.permutation(c)
+    n = perm.size
+    size = n // B
+    if size < 1:
+        return perm, np.arange(n), n
+    return perm, np.minimum(np.arange(n) // size, B - 1), B
+
+
+def _top_positions(counts: np.ndarray, keep: int, gen: np.random.Generator) -> np.ndarray:
+    """Indices of the ``keep`` largest counts, best first, ties broken uniformly at random."""
+    order = np.lexsort((gen.random(counts.size), -counts))
+    return order[: min(keep, counts.size)]
+
+
+# ---------------------------------------------------------------------------- round engines
+class _Stage:
+    """Shared settings of one mining stage: budget, invalid rule, sampler, generator."""
+
+    def __init__(self, epsilon: float, invalid: str, sampler: str, gen: np.random.Generator) -> None:
+        if invalid not in ("vp", "replace"):
+            raise ValueError(f"invalid must be 'vp' or 'replace', got {invalid!r}")
+        if sampler not in ("count", "user"):
+            raise ValueError(f"sampler must be 'count' or 'user', got {sampler!r}")
+        self.epsilon, self.invalid, self.sampler, self.gen = epsilon, invalid, sampler, gen
+
+    def counts(self, valid_counts: np.ndarray, n_users: int) -> np.ndarray:
+        n_valid = int(valid_counts.sum())
+        return bucket_counts(valid_counts.astype(np.int64), n_users - n_valid, self.epsilon,
+                             invalid=self.invalid, method=self.sampler, rng=self.gen)
+
+
+def _pem_stage(values: np.ndarray, valid: np.ndarray, groups: list[np.ndarray], levels: list[int], D: int,
+               K: int, stage: _Stage, kept: np.ndarray | None = None, kept_len: int = 0) -> np.ndarray:
+    """PEM rounds at the suffix lengths ``levels``, one user group each; returns kept values, best first.
+
+    Start from all suffixes of the first level (``kept=None``), or extend the suffixes
+    ``kept`` of length ``kept_len`` (a continued search).  A user is valid when
+    ``valid`` says so and her suffix is a candidate; suffixes that no value below ``D``
+    can end with are never candidates.
+    """
+    for ell, g in zip(levels, groups):
+        if kept is None:
+            cand = np.arange(min(2 ** ell, D), dtype=np.int64)
+        else:
+            pads = np.arange(2 ** (ell - kept_len), dtype=np.int64) << kept_len
+            cand = (pads[:, None] | kept[None, :]).ravel()
+            cand = cand[cand < D]
+        mask = (1 << ell) - 1
+        hist = np.bincount(values[g][valid[g]] & mask, minlength=mask + 1)
+        kept = cand[_top_positions(stage.counts(hist[cand], g.size), K, stage.gen)]
+        kept_len = ell
+    return kept
+
+
+def _shuffle_stage(values: np.ndarray, valid_fn: Callable[[int, np.ndarray], np.ndarray], groups: list[np.ndarray],
+                   cands: np.ndarray, schedule: list[tuple[int, int]], D: int, stage: _Stage) -> np.ndarray:
+    """Shuffling rounds: round ``r`` uses user group ``groups[r]`` and ``(B, keep) = schedule[r]``.
+
+    ``valid_fn(r, users)`` says which users of the group are valid apart from holding a
+    candidate (all of them, or the unflipped ones in a CP round).  Returns the kept
+    candidates ordered by their bucket's rank (best first).
+    """
+    for r, (g, (B, keep)) in enumerate(zip(groups, schedule)):
+        ok = valid_fn(r, g)
+        hist = np.bincount(values[g][ok], minlength=D)
+        perm, pos, n_buckets = shuffle_into_buckets(cands, B, stage.gen)
+        valid_counts = np.bincount(pos, weights=hist[perm], minlength=n_buckets).astype(np.int64)
+        top = _top_positions(stage.counts(valid_counts, g.size), keep, stage.gen)
+        rank = np.full(n_buckets, -1)
+        rank[top] = np.arange(top.size)
+        r_of = rank[pos]
+        sel = r_of >= 0
+        cands = perm[sel][np.argsort(r_of[sel], kind="stable")]
+    return cands
+
+
+def _split(users: np.ndarray, parts: int) -> list[np.ndarray]:
+    """Cut a (randomly ordered) user array into ``parts`` consecutive groups of equal size."""
+    return np.array_split(users, parts)
+
+
+# ---------------------------------------------------------------------------- validation
+def _check_common(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float
+                  ) -> tuple[np.ndarray, np.ndarray, int, int, int, float]:
+    c = check_int(c, "c", minimum=2)
+    d = check_int(d, "d", minimum=2)
+    k = check_int(k, "k", minimum=1)
+    if k > d:
+        raise ValueError(f"k must be <= the number of items d={d}, got k={k}")
+    eps = check_epsilon(epsilon)
+    lab, itm = check_pairs(labels, items, c, d)
+    return lab, itm, c, d, k, eps
+
+
+def _split_per_class(joint_ranked: np.ndarray, c: int, d: int, k: int) -> np.ndarray:
+    """Walk joint values best first and give each class its first ``k`` items; pad with -1."""
+    out = np.full((c, k), -1, dtype=np.int64)
+    fill = np.zeros(c, dtype=np.int64)
+    for v in joint_ranked:
+        C, I = divmod(int(v), d)
+        if fill[C] < k:
+            out[C, fill[C]] = I
+            fill[C] += 1
+    return out
+
+
+# ---------------------------------------------------------------------------- HEC
+def hec_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
+             invalid: str = "replace", m_ext: int = 2, sampler: str = "count") -> TopKResult:
+    """HEC: users split at random into ``c`` groups; group ``j`` runs PEM(ε, K=k) for class ``j``,
+    treating users of other classes as invalid (random replacement by default)."""
+    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
+    gen = as_generator(rng)
+    stage = _Stage(eps, invalid, sampler, gen)
+    levels = pem_levels(d, k, m_ext)
+    out = np.empty((c, k), dtype=np.int64)
+    for j, users in enumerate(_split(gen.permutation(lab.size), c)):
+        valid = np.zeros(lab.size, dtype=bool)
+        valid[users] = lab[users] == j
+        out[j] = _pad(_pem_stage(itm, valid, _split(users, len(levels)), levels, d, k, stage), k)
+    return TopKResult(out, len(levels), {"levels": levels})
+
+
+# ---------------------------------------------------------------------------- PTJ
+def ptj_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
+             shuffling: bool = False, invalid: str = "replace", m_ext: int = 2, sampler: str = "count"
+             ) -> TopKResult:
+    """PTJ: mine the top ``K = c·k`` pairs of the joint domain, then split them by class.
+
+    ``shuffling=False``: PEM rounds (``PTJ``, ``PTJ+VP``).  ``shuffling=True``:
+    ``IT = ceil(log2(c·d/(4K))) + 1`` shuffling rounds with ``B = 4K`` buckets keeping
+    ``2K``, and a final round of singletons keeping ``K`` (``PTJ+Shuffling``,
+    ``PTJ-S+VP``).  The kept pairs are walked best first and each class takes its first
+    ``k`` (slots left empty are ``-1``).
+    """
+    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
+    gen = as_generator(rng)
+    stage = _Stage(eps, invalid, sampler, gen)
+    D, K = c * d, c * k
+    joint = lab.astype(np.int64) * d + itm
+    users = gen.permutation(lab.size)
+    if shuffling:
+        it = iteration_counts(D, K)[0]
+        groups = _split(users, it)
+        schedule = [(4 * K, 2 * K)] * (it - 1)
+        kept = np.arange(D, dtype=np.int64)
+        if it > 1:
+            kept = _shuffle_stage(joint, lambda r, g: np.ones(g.size, bool), groups[:-1], kept, schedule, D, stage)
+        kept = _shuffle_stage(joint, lambda r, g: np.ones(g.size, bool), groups[-1:], kept,
+                              [(max(1, kept.size), K)], D, stage)
+        rounds, info = it, {"IT": it}
+    else:
+        levels = pem_levels(D, K, m_ext)
+        kept = _pem_stage(joint, np.ones(lab.size, bool), _split(users, len(levels)), levels, D, K, stage)
+        rounds, info = len(levels), {"levels": levels}
+    out = _split_per_class(kept, c, d, k)
+    info["empty_slots"] = int(np.count_nonzero(out < 0))
+    return TopKResult(out, rounds, info)
+
+
+# ---------------------------------------------------------------------------- PTS baselines
+def pts_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
+             invalid: str = "replace", shuffling: bool = False, use_global: bool = False, a: float = 0.2,
+             epsilon1: float | None = None, epsilon2: float | None = None, m_ext: int = 2,
+             sampler: str = "count") -> TopKResult:
+    """PTS baselines and single-optimisation variants (Table III).
+
+    Labels go through GRR(ε1) once; users are grouped by *reported* label and each
+    class is mined from its group with the item budget ε2.
+
+    ``shuffling=False, use_global=False``  ``PTS`` (PEM per class; ``invalid="vp"``: ``PTS+VP``);
+    ``shuffling=True``                     ``PTS+Shuffling``: ``IT`` rounds of ``4k`` buckets keeping
+                                           ``2k``, final round of singletons keeping ``k``;
+    ``use_global=True``                    ``PTS+Global``: a random fraction ``a`` of the users
+                                           (who report no label, so their item gets the full ε) runs
+                                           the first half of the PEM levels for ``K = c·k``; each class
+                                           continues from those suffixes with its own users.
+    """
+    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
+    e1, e2 = split_budget(eps, epsilon1, epsilon2)
+    gen = as_generator(rng)
+    perm = gen.permutation(lab.size)
+    info: dict[str, Any] = {}
+    start_cands, class_levels = None, pem_levels(d, k, m_ext)
+    if use_global:
+        a = check_probability(a, "a", open_low=True, open_high=True)
+        n_s = int(round(a * lab.size))
+        sample, perm = perm[:n_s], perm[n_s:]
+        g_levels = pem_levels(d, c * k, m_ext)
+        h = len(g_levels) // 2
+        if h >= 1:
+            g_stage = _Stage(eps, invalid, sampler, gen)
+            start_cands = _pem_stage(itm, np.ones(lab.size, bool), _split(sample, h), g_levels[:h], d, c * k,
+                                     g_stage)
+            class_levels = g_levels[h:]
+            info["global_levels"] = g_levels[:h]
+    rep = GRR(e1, c).perturb(lab[perm], gen)
+    stage = _Stage(e2, invalid, sampler, gen)
+    out = np.empty((c, k), dtype=np.int64)
+    if shuffling:
+        it = iteration_counts(d, k)[0]
+        info["IT"] = it
+    for C in range(c):
+        users = perm[rep == C]
+        if shuffling:
+            groups = _split(users, it)
+            kept = np.arange(d, dtype=np.int64)
+            every = lambda r, g: np.ones(g.size, bool)  # noqa: E731
+            if it > 1:
+                kept = _shuffle_stage(itm, every, groups[:-1], kept, [(4 * k, 2 * k)] * (it - 1), d, stage)
+            kept = _shuffle_stage(itm, every, groups[-1:], kept, [(max(1, kept.size), k)], d, stage)
+        else:
+            valid = np.ones(lab.size, dtype=bool)
+            if start_cands is not None:
+                kept = _pem_stage(itm, valid, _split(users, len(class_levels)), class_levels, d, k, stage,
+                                  start_cands, info["global_levels"][-1])
+            else:
+                kept = _pem_stage(itm, valid, _split(users, len(class_levels)), class_levels, d, k, stage)
+        out[C] = _pad(kept, k)
+    rounds = info.get("IT", len(class_levels) + len(info.get("global_levels", [])))
+    return TopKResult(out, rounds, info)
+
+
+def _pad(kept: np.ndarray, k: int) -> np.ndarray:
+    out = np.full(k, -1, dtype=np.int64)
+    out[: min(k, kept.size)] = kept[:k]
+    return out
+
+
+# ---------------------------------------------------------------------------- PTS optimised (Alg. 1 + 2)
+def pts_optimised_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
+                       a: float = 0.2, b: float | None = 2.0, use_global: bool = True, use_cp: bool = True,
+                       dprime_factor: float = 2.0, epsilon1: float | None = None, epsilon2: float | None = None,
+                       sampler: str = "count") -> TopKResult:
+    """PTS-Shuffling+VP+CP, Algorithms 1 and 2 of paper 002 ("PTS-opt").
+
+    1. Every user perturbs her label once with GRR(ε1) and knows whether it flipped.
+    2. Algorithm 1 (``use_global=True``): a random fraction ``a`` of the users runs
+       ``IT_f = int(IT/2)`` shuffling rounds over all items with ``B = 4kc`` buckets,
+       keeping ``2kc``, items by VP(ε2); their reported labels give the class sizes
+       ``n^_S``.
+    3. Algorithm 2, per class ``C``, with the remaining users whose *reported* label is
+       ``C``: ``IT_r`` shuffling rounds with ``4k`` buckets keeping ``2k`` and VP(ε2), then
+       a final round with one candidate per bucket keeping exactly ``k``.  In that last
+       round a user whose label flipped is invalid (CP), unless the b-test switches CP
+       off: CP is used when ``|R_C| <= b · D'_C`` with ``D'_C = dprime_factor · n^_S[C]``
+       (the factor 2 comes from the authors' code; the paper only says "estimated class
+       size").  ``b=None`` always uses CP (the SYN4 and Fig. 11 runs).
+
+    ``use_global=False`` skips Algorithm 1 (all ``IT`` rounds per class); ``use_cp=False``
+    never uses CP.
+    """
+    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
+    e1, e2 = split_budget(eps, epsilon1, epsilon2)
+    if b is not None and not (np.isfinite(b) and b > 0):
+        raise ValueError(f"b must be a finite number > 0 or None, got {b!r}")
+    if not (np.isfinite(dprime_factor) and dprime_factor > 0):
+        raise ValueError(f"dprime_factor must be finite and > 0, got {dprime_factor!r}")
+    gen = as_generator(rng)
+    stage = _Stage(e2, "vp", sampler, gen)
+    grr = GRR(e1, c)
+    rep = grr.perturb(lab, gen)
+    flipped = rep != lab
+    it, it_f, it_r = iteration_counts(d, k)
+    if not use_global:
+        it_f, it_r = 0, it
+    perm = gen.permutation(lab.size)
+    cands = np.arange(d, dtype=np.int64)
+    info: dict[str, Any] = {"IT": it, "IT_f": it_f, "IT_r": it_r}
+    n_hat_s = None
+    if it_f > 0:
+        a = check_probability(a, "a", open_low=True, open_high=True)
+        n_s = int(round(a * lab.size))
+        sample, perm = perm[:n_s], perm[n_s:]
+        n_hat_s = (np.bincount(rep[sample], minlength=c) - n_s * grr.q) / (grr.p - grr.q)
+        cands = _shuffle_stage(itm, lambda r, g: np.ones(g.size, bool), _split(sample, it_f), cands,
+                               [(4 * k * c, 2 * k * c)] * it_f, d, stage)
+        info["global_candidates"] = int(cands.size)
+    rep_rest = rep[perm]
+    order = np.argsort(rep_rest, kind="stable")
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(rep_rest, minlength=c))])
+    out = np.empty((c, k), dtype=np.int64)
+    cp_used = np.zeros(c, dtype=bool)
+    for C in range(c):
+        users = perm[order[bounds[C]: bounds[C + 1]]]
+        if use_cp:
+            if b is None or n_hat_s is None:
+                cp_used[C] = True
+            else:
+                cp_used[C] = not (users.size > b * dprime_factor * n_hat_s[C])
+        groups = _split(users, it_r)
+        kept = cands
+        if it_r > 1:
+            kept = _shuffle_stage(itm, lambda r, g: np.ones(g.size, bool), groups[:-1], kept,
+                                  [(4 * k, 2 * k)] * (it_r - 1), d, stage)
+        last_valid = (lambda r, g: ~flipped[g]) if cp_used[C] else (lambda r, g: np.ones(g.size, bool))
+        kept = _shuffle_stage(itm, last_valid, groups[-1:], kept, [(max(1, kept.size), k)], d, stage)
+        out[C] = _pad(kept, k)
+    info["cp_used"] = cp_used
+    return TopKResult(out, it, info)
+
+
+# ---------------------------------------------------------------------------- truth, scores, registry
+def true_topk(table: Any, k: int) -> np.ndarray:
+    """The true top-``k`` items of every class (``c x k``), ties broken by the smaller item id."""
+    tab = check_table(table)
+    k = check_int(k, "k", minimum=1, maximum=tab.shape[1])
+    return np.argsort(-tab, axis=1, kind="stable")[:, :k]
+
+
+def score_topk(found: Any, truth: Any) -> dict[str, np.ndarray | float]:
+    """F1 and NCR per class and averaged over classes (``ldp.metrics.f1_topk``, ``ldp.metrics.ncr``).
+
+    ``-1`` slots are empty and dropped; a class with nothing mined scores 0.
+    """
+    F = np.asarray(found)
+    T = np.asarray(truth)
+    if F.ndim != 2 or T.ndim != 2 or F.shape[0] != T.shape[0]:
+        raise ValueError(f"found and truth must be (c, k) arrays with the same c, got {F.shape} and {T.shape}")
+    f1 = np.array([f1_topk(T[C], F[C][F[C] >= 0]) for C in range(T.shape[0])])
+    nc = np.array([ncr(T[C], F[C][F[C] >= 0]) for C in range(T.shape[0])])
+    return {"f1": float(f1.mean()), "ncr": float(nc.mean()), "f1_per_class": f1, "ncr_per_class": nc}
+
+
+def _m(fn: Callable[..., TopKResult], **fixed: Any) -> Callable[..., TopKResult]:
+    def run(labels, items, c, d, k, epsilon, rng=None, **kw):
+        return fn(labels, items, c, d, k, epsilon, rng, **{**fixed, **kw})
+    run.__doc__ = f"{fn.__name__} with {fixed}"
+    return run
+
+
+#: the five methods of Figs 7-10
+METHODS: dict[str, Callable[..., TopKResult]] = {
+    "HEC": _m(hec_topk),
+    "PTJ": _m(ptj_topk),
+    "PTJ-S+VP": _m(ptj_topk, shuffling=True, invalid="vp"),
+    "PTS": _m(pts_topk),
+    "PTS-opt": _m(pts_optimised_topk),
+}
+#: Table III, PTJ half: each column adds one optimisation to the baseline
+ABLATION_PTJ: dict[str, Callable[..., TopKResult]] = {
+    "Baseline": _m(ptj_topk),
+    "+VP": _m(ptj_topk, invalid="vp"),
+    "+Shuffling": _m(ptj_topk, shuffling=True),
+    "All": _m(ptj_topk, shuffling=True, invalid="vp"),
+}
+#: Table III, PTS half
+ABLATION_PTS: dict[str, Callable[..., TopKResult]] = {
+    "Baseline": _m(pts_topk),
+    "+Global": _m(pts_topk, use_global=True),
+    "+VP": _m(pts_topk, invalid="vp"),
+    "+Shuffling": _m(pts_topk, shuffling=True),
+    "All": _m(pts_optimised_topk),
+}
+
+
+def mine_topk(method: str, labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None,
+              **options: Any) -> TopKResult:
+    """Run a miner by name (a key of :data:`METHODS`, or ``"PTJ:<col>"`` / ``"PTS:<col>"`` for Table III)."""
+    if method in METHODS:
+        fn = METHODS[method]
+    elif method.startswith("PTJ:") and method[4:] in ABLATION_PTJ:
+        fn = ABLATION_PTJ[method[4:]]
+    elif method.startswith("PTS:") and method[4:] in ABLATION_PTS:
+        fn = ABLATION_PTS[method[4:]]
+    else:
+        names = list(METHODS) + [f"PTJ:{x}" for x in ABLATION_PTJ] + [f"PTS:{x}" for x in ABLATION_PTS]
+        raise ValueError(f"method must be one of {names}, got {method!r}")
+    return fn(labels, items, c, d, k, epsilon, rng, **options)
+
+
+# ---------------------------------------------------------------------------- Fig. 3: why prefixes mislead
+def prefix_descent(counts: Any) -> list[int]:
+    """Noise-free top-1 search down a prefix trie (Fig. 3 of paper 002).
+
+    ``counts[v]`` is the count of the item whose binary code is ``v`` (``2^L`` items);
+    at every level the heavier of the two child prefixes is followed (ties: the 0
+    child).  Returns the visited prefixes as integers, the last one an item.
+    """
+    c = np.asarray(counts, dtype=float)
+    L = int(round(math.log2(c.size)))
+    if c.ndim != 1 or 2 ** L != c.size or L < 1:
+        raise ValueError(f"counts must have a power-of-two length >= 2, got shape {c.shape}")
+    path, prefix = [], 0
+    for level in range(1, L + 1):
+        width = L - level
+        kids = [(prefix << 1) | b for b in (0, 1)]
+        mass = [c[(kid << width):((kid + 1) << width)].sum() for kid in kids]
+        prefix = kids[int(mass[1] > mass[0])]
+        path.append(prefix)
+    return path
+
+
+def pairing_survival(counts: Any, target: int, keep: int = 2) -> tuple[int, int]:
+    """Exact odds that ``target`` survives one noise-free shuffling round with buckets of two.
+
+    Enumerates every way to pair the ``2m`` items into ``m`` unordered buckets, keeps the
+    ``keep`` buckets with the largest sums and counts the pairings in which ``target``'s
+    bucket is kept (a tie at the cut counts as kept only if ``target``'s bucket wins it for
+    every order, i.e. ties are resolved against the target).  Returns
+    ``(favourable pairings, all pairings)``; for Fig. 3 that is 91 of 105.
+    """
+    c = [float(x) for x in np.asarray(counts).ravel()]
+    if len(c) % 2 or len(c) < 2:
+        raise ValueError(f"counts must have an even length >= 2, got {len(c)}")
+    target = check_int(target, "target", minimum=0, maximum=len(c) - 1)
+
+    def pairings(items: list[int]):
+        if not items:
+            yield []
+            return
+        first = items[0]
+        for j in range(1, len(items)):
+            rest = items[1:j] + items[j + 1:]
+            for tail in pairings(rest):
+                yield [(first, items[j])] + tail
+
+    good = total = 0
+    for buckets in pairings(list(range(len(c)))):
+        total += 1
+        sums = [c[a] + c[b] for a, b in buckets]
+        mine = next(i for i, (a, b) in enumerate(buckets) if target in (a, b))
+        better = sum(1 for i, s in enumerate(sums) if i != mine and s >= sums[mine])
+        good += better < keep
+    return good, total

@@ -1,0 +1,141 @@
+"""Top-k miners of paper 002: schedules, exactly k items per class, metrics, bad input."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ldp.audit import two_sample_agreement
+from ldp.metrics import f1_topk, ncr
+from ldp.multiclass import table_to_pairs
+from ldp.multiclass import topk as T
+from ldp.multiclass.datasets import syn_classes_table
+
+
+@pytest.fixture(scope="module")
+def small():
+    """A SYN3-style population: 3 classes, 600 items, ~60k users."""
+    tab = syn_classes_table(3, shared=True, d=600, total=6e4, rng=1)
+    lab, itm = table_to_pairs(tab, rng=2)
+    return tab, lab, itm
+
+
+def test_iteration_counts_spec_6_11():
+    assert T.iteration_counts(14_000, 20) == (9, 4, 5)
+    assert T.iteration_counts(20_000, 20) == (9, 4, 5)
+    assert T.iteration_counts(28_000, 20) == (10, 5, 5)
+    assert T.iteration_counts(30, 20)[0] == 1  # fewer than 4k items: one final round
+    levels = T.pem_levels(2 ** 14 - 1, 20)  # L = 14 bits
+    assert levels[0] == 5 and len(levels) == 6 and levels[-1] == 14
+
+
+def test_shuffle_bookkeeping_spec_6_12():
+    perm, pos, used = T.shuffle_into_buckets(np.arange(109), 80, rng=0)
+    sizes = np.bincount(pos)
+    assert used == 80 and np.sum(sizes == 1) == 79 and sizes.max() == 30
+    assert sorted(perm.tolist()) == list(range(109))
+    perm, pos, used = T.shuffle_into_buckets(np.arange(50), 80, rng=0)
+    assert used == 50 and np.all(np.bincount(pos) == 1)
+
+
+def test_fig3_prefix_trap_and_shuffling_odds():
+    counts = [30, 0, 19, 12, 18, 13, 15, 17]
+    assert [format(v, "b") for v in T.prefix_descent(counts)] == ["1", "11", "111"]
+    assert counts[T.prefix_descent(counts)[-1]] == 17 < counts[0]
+    good, total = T.pairing_survival(counts, target=0, keep=2)
+    assert (good, total) == (91, 105)
+    assert (105 - 15) / 105 == pytest.approx(0.857142, abs=1e-6)  # the caption's count, one pairing short
+
+
+@pytest.mark.parametrize("method", list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ]
+                         + [f"PTS:{x}" for x in T.ABLATION_PTS])
+def test_every_miner_returns_c_by_k(small, method):
+    tab, lab, itm = small
+    c, d = tab.shape
+    res = T.mine_topk(method, lab, itm, c, d, 10, 4.0, rng=3)
+    assert res.items.shape == (c, 10) and res.items.dtype == np.int64
+    for row in res.items:
+        found = row[row >= 0]
+        assert np.all(found < d) and np.unique(found).size == found.size
+    if not method.startswith("PTJ"):
+        assert np.all(res.items >= 0), "per-class miners return exactly k items"
+    assert res.rounds >= 1
+
+
+def test_pts_optimised_rounds_and_exactly_k(small):
+    tab, lab, itm = small
+    c, d = tab.shape
+    for k in (1, 5, 37):
+        res = T.pts_optimised_topk(lab, itm, c, d, k, 3.0, rng=k)
+        it, it_f, it_r = T.iteration_counts(d, k)
+        assert res.rounds == it and (res.info["IT_f"], res.info["IT_r"]) == (it_f, it_r)
+        assert all(np.unique(r).size == k and r.min() >= 0 for r in res.items)
+    res = T.pts_optimised_topk(lab, itm, c, d, 5, 3.0, rng=0, use_global=False, b=None)
+    assert res.info["IT_f"] == 0 and res.info["IT_r"] == res.rounds and res.info["cp_used"].all()
+    assert not T.pts_optimised_topk(lab, itm, c, d, 5, 3.0, rng=0, use_cp=False).info["cp_used"].any()
+
+
+def test_miners_find_the_truth_at_large_epsilon():
+    """Steep, well-separated class profiles and almost no noise: every miner recovers the top 5."""
+    rng = np.random.default_rng(0)
+    d = 600
+    tab = np.stack([rng.permutation((4000 * 0.8 ** np.arange(d)).astype(np.int64) + 1) for _ in range(3)])
+    lab, itm = table_to_pairs(tab, rng=1)
+    truth = T.true_topk(tab, 5)
+    for method in T.METHODS:
+        res = T.mine_topk(method, lab, itm, *tab.shape, 5, 30.0, rng=0)
+        assert T.score_topk(res.items, truth)["f1"] >= 0.9, method
+
+
+def test_count_and_user_samplers_agree_for_pts_opt():
+    tab = syn_classes_table(2, shared=True, d=100, total=4e3, rng=5)
+    lab, itm = table_to_pairs(tab, rng=0)
+    truth = T.true_topk(tab, 4)
+    hits = {}
+    for sampler in ("count", "user"):
+        hits[sampler] = np.array([
+            int(round(8 * T.score_topk(T.pts_optimised_topk(lab, itm, 2, 100, 4, 2.0, rng=s, sampler=sampler).items,
+                                       truth)["f1"])) for s in range(120)])
+    assert two_sample_agreement(hits["count"], hits["user"], kind="samples") > 1e-3
+
+
+def test_metrics_hand_computed_spec_6_13():
+    truth = np.array([[0, 1, 2]])
+    found = np.array([[0, 2, 9]])
+    s = T.score_topk(found, truth)
+    assert s["f1"] == pytest.approx(2 / 3) and s["ncr"] == pytest.approx(4 / 6)
+    perfect = T.score_topk(truth[:, ::-1], truth)
+    assert perfect["f1"] == perfect["ncr"] == 1.0
+    short = T.score_topk(np.array([[0, -1, -1]]), truth)  # an empty slot (joint miners)
+    assert short["f1"] == pytest.approx(f1_topk([0, 1, 2], [0])) == pytest.approx(0.5)
+    assert short["ncr"] == pytest.approx(ncr([0, 1, 2], [0])) == pytest.approx(0.5)
+    assert T.score_topk(np.array([[-1, -1, -1]]), truth)["f1"] == 0.0
+    with pytest.raises(ValueError):
+        T.score_topk(np.zeros((2, 3), int), truth)
+
+
+def test_true_topk_breaks_ties_by_item_id():
+    tab = np.array([[5, 7, 7, 1], [0, 0, 3, 3]])
+    assert T.true_topk(tab, 2).tolist() == [[1, 2], [2, 3]]
+
+
+def test_bad_input_fails_clearly(small):
+    tab, lab, itm = small
+    c, d = tab.shape
+    with pytest.raises(ValueError, match="k must be <= the number of items"):
+        T.pts_optimised_topk(lab, itm, c, d, d + 1, 1.0)
+    with pytest.raises(ValueError, match="k must be >= 1"):
+        T.hec_topk(lab, itm, c, d, 0, 1.0)
+    with pytest.raises(ValueError, match="items contains the code"):
+        T.ptj_topk(lab, itm, c, d - 1, 5, 1.0)
+    with pytest.raises(ValueError, match="labels contains the code"):
+        T.pts_topk(lab, itm, c - 1, d, 5, 1.0)
+    with pytest.raises(ValueError, match="epsilon1 \\+ epsilon2"):
+        T.pts_optimised_topk(lab, itm, c, d, 5, 1.0, epsilon1=0.2, epsilon2=0.2)
+    with pytest.raises(ValueError, match="a must lie in"):
+        T.pts_optimised_topk(lab, itm, c, d, 5, 1.0, a=1.5)
+    with pytest.raises(ValueError, match="b must be"):
+        T.pts_optimised_topk(lab, itm, c, d, 5, 1.0, b=-1)
+    with pytest.raises(ValueError, match="method must be one of"):
+        T.mine_topk("PEM", lab, itm, c, d, 5, 1.0)
+    with pytest.raises(ValueError, match="invalid must be"):
+        T.pts_topk(lab, itm, c, d, 5, 1.0, invalid="drop")
