@@ -288,6 +288,31 @@ def test_composition_bound_eq6():
     assert th.tpl_bound(1.0, [0.2, 0.3], delta=1e-3, relaxations=[1e-4, 2e-4]) == pytest.approx((1.5, 1.3e-3))
 
 
+def test_exact_tpl_and_the_composition_bound():
+    rng = np.random.default_rng(12)
+    eps = 1.0
+    # primary X_k (3 values) and two neighbours, conditionally independent given X_k
+    P1, P2 = random_conditional(rng, 3, 2), random_conditional(rng, 3, 3)
+    joint = (P1[:, :, None] * P2[:, None, :]).reshape(3, 6)
+    T1, T2, Tk = GRR(eps, 2).channel(), GRR(eps, 3).channel(), GRR(eps, 3).channel()
+    # brute force: enumerate every (y_k, y_1, y_2)
+    best = 0.0
+    for yk in range(3):
+        for y1 in range(2):
+            for y2 in range(3):
+                col = [Tk[x, yk] * sum(joint[x, 3 * u + v] * T1[u, y1] * T2[v, y2] for u in range(2) for v in range(3))
+                       for x in range(3)]
+                best = max(best, math.log(max(col) / min(col)))
+    tpl = th.tpl_exact(joint, [T1, T2], Tk)
+    assert tpl == pytest.approx(best, rel=1e-12)
+    bound = th.tpl_bound(eps, [th.cpl_alg1(P1, T1), th.cpl_alg1(P2, T2)]).leakage
+    assert tpl <= bound + 1e-12
+    assert th.tpl_exact(P1, [T1]) == pytest.approx(th.cpl_alg1(P1, T1), rel=1e-12)
+    assert th.tpl_exact(P1, [T1], GRR(eps, 3).channel()) <= eps + th.cpl_alg1(P1, T1) + 1e-12
+    with pytest.raises(ValueError, match="joint values"):
+        th.tpl_exact(joint, [T1])
+
+
 def test_conditional_modes():
     counts = np.array([[10, 1, 0], [0, 0, 0], [3, 2, 5]])
     P = th.conditional(counts)

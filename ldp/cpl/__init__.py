@@ -20,13 +20,13 @@ from .statistical import (SurrogateResult, contingency, cpl_from_counts, cpl_sta
                           statistical_cpl_fast, statistical_cpl_matrix, surrogate_test, surrogate_test_counts)
 from .theory import (Alg2Pair, CPLPair, alg2_pair, appendix_k_closed_form, check_conditional, conditional,
                      cpl_alg1, cpl_alg2, cpl_exp, cpl_grr, cpl_saturation, cpl_two_level, disjoint_pairs, hbar,
-                     tpl_bound)
+                     tpl_bound, tpl_exact)
 
 __all__ = [
     # theory
     "Alg2Pair", "CPLPair", "alg2_pair", "appendix_k_closed_form", "check_conditional", "conditional",
     "cpl_alg1", "cpl_alg2", "cpl_exp", "cpl_grr", "cpl_saturation", "cpl_two_level", "disjoint_pairs",
-    "hbar", "tpl_bound",
+    "hbar", "tpl_bound", "tpl_exact",
     # attacks
     "PAPER_MECHANISMS", "attack_accuracy", "effective_channel", "effective_epsilon", "expected_zero_one_error",
     "infer", "make_oracle", "two_level_channel",

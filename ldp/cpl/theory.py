@@ -56,6 +56,7 @@ __all__ = [
     "disjoint_pairs",
     "hbar",
     "tpl_bound",
+    "tpl_exact",
     "appendix_k_closed_form",
 ]
 
@@ -427,6 +428,52 @@ def tpl_bound(epsilon: float, cpls: Any, delta: float = 0.0, relaxations: Any = 
         if not np.all(np.isfinite(f)) or np.any(f < 0):
             raise ValueError("relaxations must be finite and non-negative")
     return CPLPair(float(eps + c.sum()), float(delta + f.sum()))
+
+
+def tpl_exact(P_joint: Any, channels: Any, own_channel: Any = None) -> float:
+    """Exact leakage of ``X_k`` from the joint release of several neighbours (and its own report), Eq. (5).
+
+    Parameters
+    ----------
+    P_joint : array_like, shape (m, Π t_j)
+        ``P(X̂_1, ..., X̂_s | X_k)``: row ``x`` is the joint distribution of the
+        neighbour tuple given ``X_k = x``, flattened in C order.
+    channels : sequence of array_like
+        The neighbours' channels ``T_j`` (``t_j x |Y_j|``), in the tuple's order.
+        Reports are independent given the neighbour values, so the tuple's channel
+        is the Kronecker product ``T_1 ⊗ ... ⊗ T_s``.
+    own_channel : array_like, optional
+        ``X_k``'s own channel ``T_k`` (``m x |Y_k|``); given ``X_k`` its report is
+        independent of the neighbours' reports, so the joint row is
+        ``T_k[x] ⊗ (P_joint @ ⊗_j T_j)[x]``.  With it the result is the total
+        privacy leakage ``L_{X_k}``; without it, the CPL of the tuple ``L_{Z→X_k}``.
+
+    Returns
+    -------
+    float
+        ``ln max_{w, x, x'} p(w|x)/p(w|x')`` of the composed channel (exact, possibly ``inf``).
+        By sequential composition it never exceeds ``ε_k + Σ_j L_{X̂_j→X_k}``
+        when the neighbours are conditionally independent given ``X_k``.
+    """
+    P = check_conditional(P_joint, "P_joint")
+    mats = [check_channel(T, atol=ROW_SUM_ATOL, name=f"channels[{i}]") for i, T in enumerate(channels)]
+    if not mats:
+        raise ValueError("channels must contain at least one neighbour channel")
+    K = mats[0]
+    for T in mats[1:]:
+        K = np.kron(K, T)
+    if K.shape[0] != P.shape[1]:
+        raise ValueError(f"the neighbours' channels cover {K.shape[0]} joint values but P_joint has "
+                         f"{P.shape[1]} columns")
+    M = P @ K
+    if own_channel is not None:
+        Tk = check_channel(own_channel, atol=ROW_SUM_ATOL, name="own_channel")
+        if Tk.shape[0] != P.shape[0]:
+            raise ValueError(f"own_channel must have {P.shape[0]} rows (values of X_k), got {Tk.shape[0]}")
+        M = (Tk[:, :, None] * M[:, None, :]).reshape(P.shape[0], -1)
+    if P.shape[0] < 2:
+        return 0.0
+    return channel_epsilon(M)
 
 
 def appendix_k_closed_form(epsilon: float) -> tuple[float, float]:
