@@ -10,24 +10,32 @@ Modules (one idea each):
 * :mod:`~ldp.clldp.kchoice` -- choosing k (Thm 3, Eq. (8));
 * :mod:`~ldp.clldp.accounting` -- multi-round leakage recursion and budgets (Thms 5-7, Eq. (15));
 * :mod:`~ldp.clldp.belief` -- estimating ω from a sample of users (Sec. 7.3);
-* :mod:`~ldp.clldp.naive_bayes`, :mod:`~ldp.clldp.tree` -- scikit-learn classifiers (Algs. 3-4, LabelDP);
+* :mod:`~ldp.clldp.estimator_base`, :mod:`~ldp.clldp.naive_bayes`, :mod:`~ldp.clldp.tree` -- scikit-learn
+  classifiers (Algs. 3-4, LabelDP, non-private);
 * :mod:`~ldp.clldp.attack` -- the Bayesian label-inference attack (Sec. 7.4);
 * :mod:`~ldp.clldp.datasets`, :mod:`~ldp.clldp.paper` -- data and the paper's stated numbers;
 * :mod:`~ldp.clldp.experiments` -- trial functions behind the experiments notebook.
 """
 from .accounting import BUDGET_RULES, LeakageLedger, budget_schedule, pl_closed_form, pl_recursion, round_budget
+from .attack import AttackResult, clldp_attack, labeldp_attack
 from .basic import BasicSolution, basic_epsilon, basic_p
+from .belief import belief_functions, estimate_conditionals, true_conditionals
 from .encoding import ProductDomain, combination_codes
 from .kchoice import approx_n_variance_k, k_ceil, k_floor, resolve_k, select_k
 from .khr import (KHR, approx_n_variance, effective_epsilon, expected_sq_l2, khr_epsilon, khr_p, khr_q,
                   khr_theta, khr_variance)
 from .leakage import (khr_leakage, label_channel, labeldp_channel, labeldp_leakage, leakage_increment,
                       privacy_leakage)
+from .naive_bayes import CLLDPNaiveBayes
 from .omega import check_conditional, conditional_from_joint, omega, omega_bruteforce, omega_curve
+from .tree import CLLDPDecisionTree
 
 __all__ = [
     "BUDGET_RULES", "LeakageLedger", "budget_schedule", "pl_closed_form", "pl_recursion", "round_budget",
+    "AttackResult", "clldp_attack", "labeldp_attack",
     "BasicSolution", "basic_epsilon", "basic_p",
+    "belief_functions", "estimate_conditionals", "true_conditionals",
+    "CLLDPNaiveBayes", "CLLDPDecisionTree",
     "ProductDomain", "combination_codes",
     "approx_n_variance_k", "k_ceil", "k_floor", "resolve_k", "select_k",
     "KHR", "approx_n_variance", "effective_epsilon", "expected_sq_l2", "khr_epsilon", "khr_p", "khr_q",

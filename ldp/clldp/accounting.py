@@ -146,6 +146,7 @@ class LeakageLedger:
         self.pi = np.ones(self.n)
         self.omega_prev = np.ones(self.n)
         self.spent = np.zeros((self.dep, self.n))  # ε_r per round (0 = no report)
+        self.omega_used = np.ones((self.dep, self.n))  # ω_r per round (1 where no report)
 
     def budget(self, r: int, idx: Any, omega: Any) -> np.ndarray:
         """Eq. (15) budgets for users ``idx`` in round ``r`` with beliefs ``omega``."""
@@ -160,6 +161,7 @@ class LeakageLedger:
         self.pi[idx] *= (np.expm1(e) + w) / w
         self.omega_prev[idx] = w
         self.spent[r - 1, idx] = e
+        self.omega_used[r - 1, idx] = w
 
     @property
     def log_leakage(self) -> np.ndarray:

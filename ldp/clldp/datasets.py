@@ -256,7 +256,7 @@ HEALTHCARE_NAMES = ("Hospital_code", "Hospital_type_code", "City_Code_Hospital",
 #: structural seed and correlation scale of the stand-in, chosen once so that non-private Naive Bayes
 #: reaches about 0.70 test accuracy (see the experiments notebook); not tuned to any result of the paper
 HEALTHCARE_STRUCTURE_SEED = 318438
-HEALTHCARE_LAMBDA = (0.05, 0.30)
+HEALTHCARE_LAMBDA = (0.05, 0.40)
 
 
 def healthcare_conditionals(lam_range: tuple[float, float] = HEALTHCARE_LAMBDA,

@@ -45,7 +45,7 @@ __all__ = [
     "KHR",
 ]
 
-#: domains above this size use the sparse rejection sampler when ``k > 1`` (SS's bitmap sampler
+#: domains above this size use the sparse rejection sampler (SS's bitmap sampler
 #: touches O(m) bytes per user, which is slow for the 10^5-10^6-cell domains of deep tree rounds)
 SPARSE_DOMAIN = 1 << 16
 
@@ -216,6 +216,10 @@ class KHR(FrequencyOracle):
 
     # ------------------------------------------------------------------ parameters
     @property
+    def _sparse(self) -> bool:
+        return self.m > SPARSE_DOMAIN and self.k * self.k < self.m
+
+    @property
     def p(self) -> float:
         return self._p
 
@@ -236,7 +240,7 @@ class KHR(FrequencyOracle):
         """Algorithm 1 for a whole population of indices ``x``: an ``n x k`` array of distinct indices."""
         x = self._codes(x)
         gen = as_generator(rng)
-        if self.k > 1 and self.m > SPARSE_DOMAIN and self.k * self.k < self.m:
+        if self._sparse:
             return _sparse_subsets(x, self.m, self.k, self.p, gen)
         return np.asarray(self.as_subset_selection().perturb(x, gen), dtype=np.int64)
 
@@ -248,7 +252,7 @@ class KHR(FrequencyOracle):
         """Per-user perturbation followed by aggregation, without keeping the reports."""
         x = self._codes(x)
         gen = as_generator(rng)
-        if self.k > 1 and self.m > SPARSE_DOMAIN and self.k * self.k < self.m:
+        if self._sparse:
             return self.support_counts(_sparse_subsets(x, self.m, self.k, self.p, gen))
         return self.as_subset_selection().perturb_and_count(x, gen)
 

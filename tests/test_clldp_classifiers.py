@@ -1,0 +1,193 @@
+"""Naive Bayes and CART under CLLDP / LabelDP (paper 000, Algs. 3-4), the attack, the ω sample."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import check_estimator
+
+from ldp.clldp import omega, pl_recursion
+from ldp.clldp.attack import clldp_attack, labeldp_attack
+from ldp.clldp.belief import belief_functions, estimate_conditionals, true_conditionals
+from ldp.clldp.datasets import healthcare_standin
+from ldp.clldp.naive_bayes import CLLDPNaiveBayes, collect_clldp_joints, exact_joints, nb_from_joints, nb_log_scores
+from ldp.clldp.tree import CLLDPDecisionTree
+
+DT_EXPECTED_FAILURES = {
+    "check_classifiers_train": "attributes are categorical: on continuous blobs every value is its own "
+                               "category, and one-vs-rest tests on single values cannot separate the classes",
+}
+
+
+@pytest.fixture(scope="module")
+def nb_world():
+    t = healthcare_standin(30_000, rng=3)
+    return t.X[:21_000], t.y[:21_000], t.X[21_000:], t.y[21_000:], t.sizes
+
+
+def one_attribute_world(n=12_000, seed=0):
+    """Label = (x0 >= 3) with 5% label noise; four irrelevant attributes."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 6, size=(n, 5))
+    y = (X[:, 0] >= 3).astype(int)
+    flip = rng.random(n) < 0.05
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+# ---------------------------------------------------------------------------- scikit-learn compatibility
+def test_naive_bayes_passes_sklearn_checks():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(CLLDPNaiveBayes(epsilon=8.0, random_state=0), on_fail=None)
+    failed = [r["check_name"] for r in results if r["status"] == "failed"]
+    assert failed == []
+
+
+def test_decision_tree_passes_documented_subset_of_sklearn_checks():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(CLLDPDecisionTree(epsilon=8.0, max_depth=3, random_state=0),
+                                  expected_failed_checks=DT_EXPECTED_FAILURES, on_fail=None)
+    failed = [r["check_name"] for r in results if r["status"] == "failed"]
+    assert failed == []
+    assert sum(r["status"] == "passed" for r in results) >= 50
+
+
+def test_params_roundtrip_and_clone():
+    clf = CLLDPDecisionTree(epsilon=2.0, mechanism="basic", max_depth=4, budget_rule="paper_literal")
+    assert clone(clf).get_params() == clf.get_params()
+    clf.set_params(epsilon=3.0, k="one")
+    assert clf.get_params()["epsilon"] == 3.0 and clf.get_params()["k"] == "one"
+
+
+# ---------------------------------------------------------------------------- Naive Bayes
+def test_tiny_omega_is_noise_free(nb_world):
+    """Spec §6.16: ω -> 0 with k = 1 is noise-free; identical predictions to clean NB on the same groups."""
+    X, y, Xt, _, sizes = nb_world
+    fns = belief_functions(1e-9, len(sizes))
+    tables = collect_clldp_joints(X, y, sizes, 2, 1.0, "khr", 1, fns, rng=5)
+    clean = [exact_joints(X[tables.groups == c], y[tables.groups == c], sizes, 2).joints[c]
+             for c in range(len(sizes))]
+    for J, C in zip(tables.joints, clean):
+        np.testing.assert_allclose(J, C, atol=1e-5)
+    a = np.argmax(nb_log_scores(*nb_from_joints(tables.joints, 2), Xt), axis=1)
+    b = np.argmax(nb_log_scores(*nb_from_joints(clean, 2), Xt), axis=1)
+    assert np.mean(a == b) > 0.999
+
+
+def test_alg3_outputs_are_distributions(nb_world):
+    X, y, _, _, sizes = nb_world
+    clf = CLLDPNaiveBayes(0.5, "khr", n_categories=sizes, random_state=1).fit(X, y)
+    assert np.exp(clf.log_prior_).sum() == pytest.approx(1.0)
+    for table in clf.log_cond_:
+        np.testing.assert_allclose(np.exp(table).sum(axis=1), 1.0)
+    assert clf.n_reporters_ == X.shape[0] - round(0.1 * X.shape[0])
+
+
+def test_nb_approaches_non_private(nb_world):
+    """As ε grows each protocol approaches its noise-free limit.
+
+    Alg. 3 estimates every attribute from its own group (about n/t users), so its
+    noise-free limit (kHR with ω -> 0, k = 1) is Naive Bayes on group-split data;
+    LabelDP uses every user for every attribute and approaches clean Naive Bayes.
+    """
+    X, y, Xt, yt, sizes = nb_world
+    clean = CLLDPNaiveBayes(mechanism="none", n_categories=sizes).fit(X, y).score(Xt, yt)
+    split = CLLDPNaiveBayes(8.0, "khr", k=1, omega=1e-9, n_categories=sizes, random_state=2).fit(X, y).score(Xt, yt)
+    for mech, limit in (("khr", split), ("basic", split), ("labeldp", clean)):
+        acc = [CLLDPNaiveBayes(eps, mech, n_categories=sizes, random_state=2).fit(X, y).score(Xt, yt)
+               for eps in (0.5, 8.0)]
+        assert acc[1] >= limit - 0.03, (mech, acc, limit)
+        assert acc[1] >= acc[0] - 0.01
+
+
+def test_omega_sample_estimates_truth(nb_world):
+    X, y, _, _, sizes = nb_world
+    truth = true_conditionals(X, y, sizes, 2)
+    est = estimate_conditionals(X, y, sizes, 2, 8.0, rng=4)
+    for c in range(len(sizes)):
+        assert omega(est[c], 1) == pytest.approx(omega(truth[c], 1), abs=0.05)
+
+
+# ---------------------------------------------------------------------------- decision tree
+@pytest.mark.parametrize("kwargs", [
+    dict(mechanism="khr"),
+    dict(mechanism="khr", budget_rule="paper_literal", k="floor"),
+    dict(mechanism="khr", omega_update="first_round", candidate_rule="literal", combine="mean"),
+    dict(mechanism="khr", omega="true", k="one"),
+    dict(mechanism="basic"),
+])
+@pytest.mark.parametrize("eps", [0.5, 3.0])
+def test_tree_budget_never_exceeds_epsilon(kwargs, eps):
+    X, y = one_attribute_world(3000, seed=1)
+    clf = CLLDPDecisionTree(eps, random_state=3, **kwargs).fit(X, y)
+    assert np.all(clf.leakage_ <= eps * (1 + 1e-9))
+    assert np.all(clf.budgets_ >= 0)
+    # the ledger agrees with the recursion of Thm 5 replayed from the recorded budgets and beliefs
+    for i in np.random.default_rng(0).choice(clf.n_reporters_, 25, replace=False):
+        pl = pl_recursion(clf.budgets_[:, i], clf.omegas_[:, i])[-1]
+        assert np.log(pl) == pytest.approx(clf.leakage_[i], rel=1e-9, abs=1e-12)
+        used = clf.omegas_[clf.budgets_[:, i] > 0, i]
+        assert np.all(np.diff(used) <= 1e-12)  # beliefs never increase along a user's chain (Thm 6)
+    if kwargs["mechanism"] == "basic":  # ω = 1: the recursion is sequential composition
+        np.testing.assert_allclose(clf.leakage_, clf.budgets_.sum(axis=0), rtol=1e-9)
+
+
+def test_tree_approaches_non_private():
+    X, y = one_attribute_world(12_000)
+    Xt, yt = one_attribute_world(4000, seed=9)
+    clean = CLLDPDecisionTree(mechanism="none").fit(X, y).score(Xt, yt)
+    assert clean > 0.93
+    for mech in ("khr", "basic", "labeldp"):
+        acc = CLLDPDecisionTree(8.0, mech, random_state=4).fit(X, y).score(Xt, yt)
+        assert acc >= clean - 0.03, (mech, acc, clean)
+
+
+def test_labeldp_tree_close_to_clean_at_moderate_epsilon():
+    X, y = one_attribute_world(12_000)
+    Xt, yt = one_attribute_world(4000, seed=9)
+    clean = CLLDPDecisionTree(mechanism="none").fit(X, y).score(Xt, yt)
+    assert CLLDPDecisionTree(1.0, "labeldp", random_state=5).fit(X, y).score(Xt, yt) >= clean - 0.02
+
+
+# ---------------------------------------------------------------------------- attack
+def test_labeldp_leaks_more_than_clldp(nb_world):
+    X, y, _, _, sizes = nb_world
+    truth = true_conditionals(X, y, sizes, 2)
+    a = labeldp_attack(X, y, sizes, 2, 0.5, rng=6)
+    b = clldp_attack(X, y, sizes, 2, 0.5, truth, rng=6)
+    c = clldp_attack(X, y, sizes, 2, 0.5, truth, rng=6, variant="B", k="eq8")
+    assert a.accuracy > max(b.accuracy, c.accuracy) + 0.03
+    assert b.n_attacked == X.shape[0]
+
+
+# ---------------------------------------------------------------------------- validation
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(mechanism="ldp"), "mechanism must be one of"),
+    (dict(epsilon=0.0), "epsilon must be > 0"),
+    (dict(omega=1.5), r"omega must lie in \(0, 1\]"),
+    (dict(omega="guess"), "omega must be 'sample'"),
+    (dict(k=0), "k must be a positive int"),
+    (dict(k="best"), "k must be a positive int"),
+    (dict(omega_fraction=1.0), r"omega_fraction must lie in \(0, 1\)"),
+])
+def test_classifier_rejects_bad_parameters(kwargs, match):
+    X, y = one_attribute_world(200)
+    for cls in (CLLDPNaiveBayes, CLLDPDecisionTree):
+        with pytest.raises(ValueError, match=match):
+            cls(**kwargs).fit(X, y)
+
+
+def test_classifier_rejects_bad_data():
+    X, y = one_attribute_world(200)
+    with pytest.raises(ValueError, match="outside the declared domain 0..3"):
+        CLLDPNaiveBayes(n_categories=[4] * 5).fit(X, y)
+    with pytest.raises(ValueError, match="1 class"):
+        CLLDPNaiveBayes().fit(X, np.zeros(200, dtype=int))
+    with pytest.raises(ValueError, match="budget_rule must be one of"):
+        CLLDPDecisionTree(budget_rule="greedy").fit(X, y)
+    with pytest.raises(ValueError, match="k must be <= 11"):
+        CLLDPNaiveBayes(k=12, omega=0.5).fit(X, y)
