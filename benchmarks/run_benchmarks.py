@@ -170,7 +170,8 @@ def per_user_rows(peers: dict[str, Any], sizes: list[int], subsample: dict[str, 
             row["target"] = f">= {TARGETS[kind]:g}x"
             row["met"] = bool(row["speedup"] >= TARGETS[kind]) if peer_rate else None
             rows.append(row)
-            print(f"  ldp {kind} n={n:.0e}: {t_ldp:.3f} s; speed-up vs faster peer {row['speedup']:.0f}x")
+            ratio = f"{row['speedup']:.0f}x" if peer_rate else "n/a (no peer installed)"
+            print(f"  ldp {kind} n={n:.0e}: {t_ldp:.3f} s; speed-up vs faster peer {ratio}")
     return rows
 
 
