@@ -35,7 +35,7 @@ from .jurr import JuRR, jurr_parameters
 
 __all__ = [
     "pp_eq23", "pp_alg2_line5", "pi_eq27", "ip_eq30", "ip_alg2_line11", "cprr_alg4_line7",
-    "var_pp_eq52_first_line", "var_ii_eq53", "var_ii_eq57", "errata_table",
+    "var_pp_eq52_first_line", "var_ii_eq53", "var_ii_eq57", "errata_table", "jurr_algorithm2_as_printed",
 ]
 
 
@@ -90,6 +90,19 @@ def ip_alg2_line11(mech: JuRR, counts: Any) -> np.ndarray:
     g = pr.n / (pr.m + (sy - 1) * pr.n)
     est = (c / N - pr.q / (pr.t * N) * S_N - (S_S / N - pr.n / (pr.t * N) * S_N * sy) * g) / (pr.m - pr.n)
     return _only(mech.model.region_masks()["IP"], est)
+
+
+def jurr_algorithm2_as_printed(mech: JuRR, counts: Any) -> np.ndarray:
+    """Algorithm 2 read literally on every cell: line 5 (PP), 7 (II), 9 (PI, correct) and 11 (IP)."""
+    c, N = _table(mech, counts)
+    pr, masks = mech.params, mech.model.region_masks()
+    out = np.where(masks["PP"], pp_alg2_line5(mech, c), 0.0)
+    out = np.where(masks["II"], c / (N * pr.t) if masks["II"].any() else 0.0, out)
+    if masks["PI"].any():
+        out = np.where(masks["PI"], mech.estimate_from_frequencies(c / N), out)
+    if masks["IP"].any():
+        out = np.where(masks["IP"], ip_alg2_line11(mech, c), out)
+    return out
 
 
 def cprr_alg4_line7(mech: CPRR, counts: Any) -> np.ndarray:

@@ -17,39 +17,25 @@ from typing import Any
 
 import numpy as np
 
+from .. import metrics as _metrics
 from .mechanism import ChannelMechanism
 
 __all__ = ["ed", "euclidean", "mse_cells", "mse_eq60", "expected_ed", "expected_euclidean"]
 
 
-def _pair(f_true: Any, f_hat: Any) -> tuple[np.ndarray, np.ndarray]:
-    a = np.asarray(f_true, dtype=float)
-    b = np.asarray(f_hat, dtype=float)
-    if a.shape != b.shape:
-        raise ValueError(f"f_true and f_hat must have the same shape, got {a.shape} and {b.shape}")
-    if a.size == 0:
-        raise ValueError("f_true is empty")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("f_true and f_hat must be finite")
-    return a, b
-
-
 def ed(f_true: Any, f_hat: Any) -> float:
-    """Eq. (59): ``sqrt(Σ_ij (f_ij − f̂_ij)² / (|X|·|Y|))`` (RMSE over cells)."""
-    a, b = _pair(f_true, f_hat)
-    return float(np.sqrt(np.mean((a - b) ** 2)))
+    """Eq. (59): ``sqrt(Σ_ij (f_ij − f̂_ij)² / (|X|·|Y|))`` — :func:`ldp.metrics.rmse` over the cells."""
+    return _metrics.rmse(f_hat, f_true)
 
 
 def euclidean(f_true: Any, f_hat: Any) -> float:
-    """Un-normalised Euclidean distance ``sqrt(Σ_ij (f_ij − f̂_ij)²)``."""
-    a, b = _pair(f_true, f_hat)
-    return float(np.sqrt(np.sum((a - b) ** 2)))
+    """Un-normalised Euclidean distance ``sqrt(Σ_ij (f_ij − f̂_ij)²) = ED · sqrt(|X||Y|)``."""
+    return float(np.sqrt(_metrics.mse(f_hat, f_true) * np.size(f_true)))
 
 
 def mse_cells(f_true: Any, f_hat: Any) -> float:
-    """Mean squared error over cells, ``Σ (f − f̂)² / (|X||Y|)`` (= ED²)."""
-    a, b = _pair(f_true, f_hat)
-    return float(np.mean((a - b) ** 2))
+    """Mean squared error over cells, ``Σ (f − f̂)² / (|X||Y|)`` (= ED²; :func:`ldp.metrics.mse`)."""
+    return _metrics.mse(f_hat, f_true)
 
 
 def mse_eq60(f_true: Any, f_hat: Any, n_users: int) -> float:
@@ -57,8 +43,7 @@ def mse_eq60(f_true: Any, f_hat: Any, n_users: int) -> float:
     from .._checks import check_int
 
     n_users = check_int(n_users, "n_users", minimum=1)
-    a, b = _pair(f_true, f_hat)
-    return float(np.sum((a - b) ** 2) / n_users)
+    return _metrics.mse(f_hat, f_true) * np.size(f_true) / n_users
 
 
 def expected_ed(mechanism: ChannelMechanism, f: Any, n: int) -> float:

@@ -1,0 +1,63 @@
+"""Figure panels of the chapter, in the house style of :mod:`ldp.plotting`.
+
+The notebooks stay short: each accuracy panel of Figs. 3-6 is one call to
+:func:`error_panel`, which draws the simulated means (markers with two-standard-
+error bars), the exact expectation ``sqrt(E[ED²])`` as a line over a fine ε
+grid, and shades the region where JuRR does not exist.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..plotting import style_for
+from .jurr import jurr_min_epsilon
+
+__all__ = ["error_panel", "ORDER"]
+
+#: drawing order (and legend order) of the mechanisms
+ORDER = ("JuRR", "CPRR", "TDRR", "JD_GRR")
+
+
+def error_panel(ax: Any, sim: pd.DataFrame, theory: pd.DataFrame, *, title: str = "",
+                sx: int | None = None, sy: int | None = None, value: str = "ed",
+                mechanisms: Sequence[str] = ORDER, legend: bool = True) -> Any:
+    """ED against ε: simulation markers, exact-expectation lines, JuRR's undefined region shaded.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    sim : DataFrame
+        Columns ``mechanism``, ``epsilon``, ``{value}_mean`` and ``{value}_se``
+        (as from :func:`ldp.experiments.summarise`); NaN rows are skipped.
+    theory : DataFrame
+        Columns ``mechanism``, ``epsilon``, ``expected`` (NaN where undefined).
+    title : str
+    sx, sy : int, optional
+        Sensitive-set sizes; when given, ``ε <= ln(1+√(s_x s_y))`` is shaded.
+    value : str
+        Which simulated column to draw (``"ed"`` or ``"euclid"``).
+    """
+    for name in mechanisms:
+        st = style_for(name)
+        th = theory[theory["mechanism"] == name].sort_values("epsilon")
+        ax.plot(th["epsilon"], th["expected"], color=st["color"], linestyle=st["linestyle"], marker="",
+                linewidth=1.3, alpha=0.9)
+        sm = sim[(sim["mechanism"] == name) & np.isfinite(sim[f"{value}_mean"])].sort_values("epsilon")
+        ax.errorbar(sm["epsilon"], sm[f"{value}_mean"], yerr=2 * sm[f"{value}_se"].fillna(0), color=st["color"],
+                    marker=st["marker"], linestyle="none", label=name)
+    if sx is not None and sy is not None and sx * sy > 0:
+        left, right = ax.get_xlim()
+        ax.axvspan(left, jurr_min_epsilon(sx, sy), color="#999999", alpha=0.15, lw=0, label="JuRR undefined")
+        ax.set_xlim(left, right)
+    ax.set_yscale("log")
+    ax.set_xlabel("privacy budget ε")
+    ax.set_ylabel("ED (Eq. 59)" if value == "ed" else "Euclidean distance (un-normalised)")
+    if title:
+        ax.set_title(title)
+    if legend:
+        ax.legend(loc="upper right")
+    return ax
