@@ -33,7 +33,7 @@ from .._checks import as_generator, check_epsilon
 from .belief import belief_functions
 from .naive_bayes import PROB_FLOOR, collect_clldp_joints, labeldp_joints, nb_from_joints, nb_log_scores
 
-__all__ = ["AttackResult", "labeldp_attack", "clldp_attack"]
+__all__ = ["AttackResult", "labeldp_attack", "clldp_attack", "bayes_optimal_accuracy", "ldp_accuracy_bound"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,37 @@ class AttackResult:
     accuracy: float
     prior_only: float
     n_attacked: int
+
+
+def bayes_optimal_accuracy(Q: Any, prior: Any) -> float:
+    """Accuracy of the best possible label guess from one output: ``Σ_o max_l π_l Q[l, o]``.
+
+    ``Q`` is a label-level channel (:func:`ldp.clldp.label_channel`), ``prior`` the label
+    distribution ``π``.  This is the attack of Sec. 7.4 with perfect knowledge of the model.
+    """
+    Qa = np.asarray(Q, dtype=float)
+    pi = np.asarray(prior, dtype=float)
+    if Qa.ndim != 2 or pi.shape != (Qa.shape[0],):
+        raise ValueError(f"Q must be (m_label, n_outputs) and prior of length m_label, got {Qa.shape}, {pi.shape}")
+    if np.any(pi < 0) or abs(pi.sum() - 1) > 1e-9:
+        raise ValueError("prior must be a probability vector")
+    return float(np.max(pi[:, None] * Qa, axis=0).sum())
+
+
+def ldp_accuracy_bound(epsilon: float, prior: Any) -> float:
+    """Largest Bayes accuracy any mechanism with label leakage ``PL <= e^ε`` allows (two labels).
+
+    With likelihood ratios bounded by ``e^ε`` every output's posterior odds are at most
+    ``e^ε`` times the prior odds; for two labels the best accuracy is
+    ``max(π_1 e^ε, π_0) / (π_0 + π_1 e^ε)`` maximised over which label is favoured, i.e.
+    ``max_l π_l e^ε / (π_l e^ε + 1 - π_l)``.
+    """
+    eps = check_epsilon(epsilon)
+    pi = np.asarray(prior, dtype=float)
+    if pi.shape != (2,) or np.any(pi < 0) or abs(pi.sum() - 1) > 1e-9:
+        raise ValueError(f"prior must be a probability vector over two labels, got {prior!r}")
+    e = np.exp(eps)
+    return float(np.max(pi * e / (pi * e + 1 - pi)))
 
 
 def _prior_only(log_prior: np.ndarray, y: np.ndarray) -> float:
