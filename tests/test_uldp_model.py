@@ -134,6 +134,21 @@ def test_definition3_verdicts(model, extra):
 
 
 @given(model=proper_models(), extra=st.floats(0.05, 4.0))
+@settings(max_examples=40, deadline=None)
+def test_definition3_literal_reading(model, extra):
+    """Quantifying 2, 4, 6 over the paper's input sets only: CPRR fails 2 iff |Y_N| >= 2 and 4 iff |X_N| >= 2."""
+    eps = jurr_min_epsilon(model.sx, model.sy) + extra
+    nx, ny = model.x.n_nonsensitive, model.y.n_nonsensitive
+    expected = {"JuRR": {2: True, 4: True, 6: True}, "TDRR": {2: True, 4: True, 6: True},
+                "CPRR": {2: ny < 2, 4: nx < 2, 6: True}, "JD_GRR": {2: ny < 2, 4: nx < 2, 6: nx * ny < 2}}
+    for mech in (JuRR(eps, model), TDRR(eps, model), CPRR(eps, model), JointGRR(eps, model)):
+        chk = check_uldp_2d(mech.channel(), model, eps, reading="literal")
+        assert {c: chk.conditions[c] for c in (2, 4, 6)} == expected[mech.name], (mech.name, chk)
+        strict = check_uldp_2d(mech.channel(), model, eps)
+        assert all(chk.conditions[c] or not strict.conditions[c] for c in (2, 4, 6))  # strict implies literal
+
+
+@given(model=proper_models(), extra=st.floats(0.05, 4.0))
 @settings(max_examples=30, deadline=None)
 def test_ratio_conditions_are_tight_for_jurr(model, extra):
     eps = jurr_min_epsilon(model.sx, model.sy) + extra
@@ -178,3 +193,5 @@ def test_check_2d_validation():
         check_uldp_2d(np.eye(4), "model", 1.0)
     with pytest.raises(ValueError, match="non-negative"):
         check_uldp_2d(-np.eye(4), model, 1.0)
+    with pytest.raises(ValueError, match="reading"):
+        check_uldp_2d(np.eye(4), model, 1.0, reading="loose")

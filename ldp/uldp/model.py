@@ -362,7 +362,7 @@ def check_uldp(P: Any, sensitive: Iterable[int], protected: Iterable[int], epsil
     )
 
 
-def check_uldp_2d(P: Any, model: ULDPModel2D, epsilon: float) -> ULDPCheck:
+def check_uldp_2d(P: Any, model: ULDPModel2D, epsilon: float, reading: str = "strict") -> ULDPCheck:
     """Check the six conditions of ``(X, Y, W, V, ε)``-ULDP (Definition 3 of Yin et al. 2023) exactly.
 
     Parameters
@@ -371,6 +371,8 @@ def check_uldp_2d(P: Any, model: ULDPModel2D, epsilon: float) -> ULDPCheck:
         Channel on flat cells ``x * ky + y`` (rows = inputs, columns = outputs).
     model : ULDPModel2D
     epsilon : float
+    reading : {"strict", "literal"}
+        Which inputs the structural conditions 2, 4 and 6 range over (see Notes).
 
     Returns
     -------
@@ -378,7 +380,7 @@ def check_uldp_2d(P: Any, model: ULDPModel2D, epsilon: float) -> ULDPCheck:
         Conditions, in the paper's numbering (Eqs. (5)-(10)):
 
         1. outputs in ``W_P×V_P``: every pair of inputs has ratio ``<= e^ε``;
-        2. outputs in ``W_P×V_I`` reveal ``y``: all inputs that can produce one
+        2. outputs in ``W_P×V_I`` reveal ``y``: the inputs that can produce one
            such output share one value of ``y``;
         3. outputs in ``W_P×V_I``: for each fixed ``y_0 ∈ Y_N``, inputs ``(x, y_0)``
            have pairwise ratios ``<= e^ε`` (``x`` stays protected);
@@ -389,47 +391,59 @@ def check_uldp_2d(P: Any, model: ULDPModel2D, epsilon: float) -> ULDPCheck:
 
     Notes
     -----
-    In conditions 2, 4 and 6 the paper quantifies over the inputs of
-    ``X × Y_N`` (resp. ``X_N × Y``, ``X_N × Y_N``); we quantify over *all*
-    inputs, which is the exact 2-D analogue of Murakami and Kawamoto's
-    invertibility (Eq. (3): ``Pr = 0`` for every other input).  For JuRR, CPRR,
-    TDRR and joint GRR both readings give the same verdicts.  Outputs that no
-    input can produce are ignored.
+    ``reading="literal"`` quantifies conditions 2, 4 and 6 over the input sets
+    the paper writes: ``X × Y_N`` for 2, ``X_N × Y`` for 4 and ``X_N × Y_N`` for 6
+    (an output that only inputs outside that set can produce then has no
+    "exactly one" source and fails).  ``reading="strict"`` (the default)
+    quantifies over *all* inputs, the exact 2-D analogue of Murakami and
+    Kawamoto's invertibility (Eq. (3): ``Pr = 0`` for every other input).  The
+    strict reading implies the literal one.  JuRR and TDRR pass both; CPRR fails
+    2 and 4 under the strict reading, and under the literal one fails 2 only when
+    ``|Y_N| >= 2`` and 4 only when ``|X_N| >= 2``.  Outputs that no input can
+    produce are ignored.
     """
     if not isinstance(model, ULDPModel2D):
         raise TypeError(f"model must be a ULDPModel2D, got {type(model).__name__}")
+    if reading not in ("strict", "literal"):
+        raise ValueError(f"reading must be 'strict' or 'literal', got {reading!r}")
     epsilon = check_epsilon(epsilon)
     P = _as_channel(P, model.n_cells)
     kx, ky = model.shape
     P4 = P.reshape(kx, ky, kx, ky)  # [x, y, x~, y~]
     xs, ys = model.x.mask, model.y.mask
     xn, yn = ~xs, ~ys
+    everyone = np.ones((kx, ky), dtype=bool)
+    literal = reading == "literal"
 
     # 1: protected × protected outputs, all inputs
     r1 = _worst_log_ratio(P4[:, :, xs][:, :, :, ys].reshape(model.n_cells, -1))
 
-    def reveals(axis_block: np.ndarray, coord: int) -> bool:
-        """axis_block: [x, y, outputs]; every output's positive inputs share one value along coord (0=x, 1=y)."""
-        ok = True
-        for o in range(axis_block.shape[2]):
-            pos = np.argwhere(axis_block[:, :, o] > 0)
-            if pos.size and np.unique(pos[:, coord]).size != 1:
-                ok = False
-                break
-        return ok
+    def single_source(block: np.ndarray, allowed: np.ndarray, coord: int | None) -> bool:
+        """block: [x, y, outputs].  Every producible output must have its positive inputs inside ``allowed``
+        sharing one value along ``coord`` (0 = x, 1 = y), or being a single input (``coord=None``)."""
+        for o in range(block.shape[2]):
+            positive = block[:, :, o] > 0
+            if not positive.any():
+                continue
+            pos = np.argwhere(positive & allowed)
+            if pos.size == 0:
+                return False
+            n_values = len(pos) if coord is None else np.unique(pos[:, coord]).size
+            if n_values != 1:
+                return False
+        return True
 
     # 2 / 3: outputs in W_P × V_I
     blk_pi = P4[:, :, xs][:, :, :, yn].reshape(kx, ky, -1)
-    c2 = reveals(blk_pi, 1)
+    c2 = single_source(blk_pi, (everyone & yn[None, :]) if literal else everyone, 1)
     r3 = max((_worst_log_ratio(blk_pi[:, j, :]) for j in np.flatnonzero(yn)), default=0.0)
     # 4 / 5: outputs in W_I × V_P
     blk_ip = P4[:, :, xn][:, :, :, ys].reshape(kx, ky, -1)
-    c4 = reveals(blk_ip, 0)
+    c4 = single_source(blk_ip, (everyone & xn[:, None]) if literal else everyone, 0)
     r5 = max((_worst_log_ratio(blk_ip[i, :, :]) for i in np.flatnonzero(xn)), default=0.0)
     # 6: outputs in W_I × V_I
-    blk_ii = P4[:, :, xn][:, :, :, yn].reshape(model.n_cells, -1)
-    n_src = (blk_ii > 0).sum(axis=0)
-    c6 = bool(np.all(n_src[n_src > 0] == 1))
+    blk_ii = P4[:, :, xn][:, :, :, yn].reshape(kx, ky, -1)
+    c6 = single_source(blk_ii, (xn[:, None] & yn[None, :]) if literal else everyone, None)
 
     return ULDPCheck(
         epsilon=epsilon,
