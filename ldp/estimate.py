@@ -367,16 +367,45 @@ def ibu_grr(
     if np.any((a * pi + q)[used] <= 0):
         raise ValueError("counts has reports of a value that no input with positive init can produce")
 
-    def step(pi: np.ndarray) -> np.ndarray:
-        w = np.where(used, frac / np.where(used, a * pi + q, 1.0), 0.0)
-        new = pi * (a * w + q * w.sum())
-        return new / new.sum()
-
-    pi, it, conv = _run_em(step, pi, max_iter, tol)
+    pi, it, conv = _ibu_grr_loop(pi, frac, used, a, q, max_iter, tol)
     if not return_info:
         return pi
     ll = float(np.sum(c[used] * np.log(a * pi[used] + q)))
     return pi, IBUInfo(it, conv, ll, "likelihood")
+
+
+def _ibu_grr_loop(pi: np.ndarray, frac: np.ndarray, used: np.ndarray, a: float, q: float, max_iter: int,
+                  tol: float) -> tuple[np.ndarray, int, bool]:
+    """The IBU iteration for GRR with preallocated buffers: about ten in-place O(d) ufunc calls per step.
+
+    Same iterates and stopping rule as :func:`_run_em` (L1 change <= tol); at d = 1000 one step costs a
+    few microseconds, i.e. it is bound by Python call overhead, not arithmetic.
+    """
+    pi = pi.copy()
+    denom, w, new, diff = (np.empty_like(pi) for _ in range(4))
+    all_used = bool(used.all())
+    converged, it = False, 0
+    for it in range(1, max_iter + 1):
+        np.multiply(pi, a, out=denom)
+        np.add(denom, q, out=denom)
+        if all_used:
+            np.divide(frac, denom, out=w)
+        else:
+            w.fill(0.0)
+            np.divide(frac, denom, out=w, where=used)
+        shift = q * w.sum()
+        np.multiply(w, a, out=w)
+        np.add(w, shift, out=w)
+        np.multiply(w, pi, out=new)
+        np.multiply(new, 1.0 / new.sum(), out=new)
+        np.subtract(new, pi, out=diff)
+        np.abs(diff, out=diff)
+        change = diff.sum()
+        pi, new = new, pi
+        if change <= tol:
+            converged = True
+            break
+    return pi, it, converged
 
 
 def ue_composite_log_likelihood(support_counts: Any, n: int, p: float, q: float, pi: Any) -> float:

@@ -202,3 +202,22 @@ def test_bad_reports_and_inputs():
         o.channel_entry(4, np.zeros(4, dtype=bool))
     with pytest.raises(ValueError, match="true_counts must have length 4"):
         o.simulate_counts([1, 2, 3])
+
+
+# ------------------------------------------------------------------ the fast exact Bernoulli sampler
+def test_bernoulli_bits_edges_are_exact():
+    from ldp.oracles.unary import bernoulli_bits
+    gen = np.random.default_rng(11)
+    assert not bernoulli_bits((1000,), 0.0, gen).any()
+    assert bernoulli_bits((1000,), 1.0, gen).all()
+
+
+@pytest.mark.parametrize("prob", [0.5 / 65536, 1 / (np.e + 1), 0.123456789, 1 - 3.3 / 65536])
+def test_bernoulli_bits_mean_is_prob_including_the_tie_path(prob):
+    """The tie branch carries all the mass below 2**-16 (first case): the mean must still be prob within 5 s.e."""
+    from ldp.oracles.unary import bernoulli_bits
+    gen = np.random.default_rng(12)
+    n = 20_000_000
+    ones = int(bernoulli_bits((n,), prob, gen).sum())
+    se = np.sqrt(n * prob * (1 - prob))
+    assert abs(ones - n * prob) <= 5 * se
