@@ -63,6 +63,16 @@ def test_cpl_matrix_conventions_and_rules():
         tc.cpl_function("alg3")
 
 
+def test_tuple_table_matches_pair_tables_and_contingency():
+    codes, sizes = toy_codes(2)
+    assert np.array_equal(tc.tuple_table(codes, sizes, 0, [1]), tc.pair_tables(codes, sizes)[0, 1])
+    t = tc.tuple_table(codes, sizes, 2, [0, 1])
+    assert t.shape == (4, 6) and t.sum() == len(codes)
+    assert t[codes[0, 2], codes[0, 0] * 2 + codes[0, 1]] >= 1
+    with pytest.raises(ValueError, match="released"):
+        tc.tuple_table(codes, sizes, 0, [])
+
+
 def test_utility_metrics():
     assert tc.freq_nmse([[0.5, 0.5], [1.0, 0.0]], [[0.6, 0.4], [1.0, 0.0]]) == pytest.approx(0.02 / 1.52)
     codes = np.array([[0, 1], [1, 1], [2, 0], [0, 0]])

@@ -49,6 +49,7 @@ __all__ = [
     "effective_epsilon",
     "expected_zero_one_error",
     "two_level_channel",
+    "channel_factory",
 ]
 
 #: the eight mechanisms of paper 003, in the order of its Table II
@@ -351,6 +352,24 @@ def effective_epsilon(oracle_or_a: Any, k: int | None = None) -> float:
 def expected_zero_one_error(oracle: FrequencyOracle) -> float:
     """Expected normalised 0-1 error of Eq. (24) for one attribute: ``1 - a``."""
     return 1.0 - attack_accuracy(oracle)
+
+
+def channel_factory(mechanism: Any, epsilon: float, *, method: str = "closed", **kwargs: Any
+                    ) -> Callable[[int], np.ndarray]:
+    """``t -> K_t``: the effective channel of ``mechanism`` at ``epsilon`` on a domain of size ``t`` (memoised).
+
+    ``t = 1`` gives the 1 x 1 identity (a constant attribute).  ``method`` and
+    ``kwargs`` are passed to :func:`effective_channel`.
+    """
+    factory = _mechanism_factory(mechanism)
+    cache: dict[int, np.ndarray] = {}
+
+    def channel(t: int) -> np.ndarray:
+        t = check_int(t, "t", minimum=1)
+        if t not in cache:
+            cache[t] = np.ones((1, 1)) if t == 1 else effective_channel(factory(epsilon, t), method=method, **kwargs)
+        return cache[t]
+    return channel
 
 
 def _mechanism_factory(mechanism: Any) -> Callable[[float, int], FrequencyOracle]:

@@ -52,8 +52,8 @@ def under_over(reference: Any, estimate: Any, epsilon: float) -> tuple[float, fl
         raise ValueError("reference and estimate must be finite on every ordered pair")
     diff = ref - est
     q = diff.size
-    under = float(diff[diff >= 0].sum() / (eps * q))
-    over = float(-diff[diff < 0].sum() / (eps * q))
+    under = float(diff[diff >= 0].sum() / (eps * q)) + 0.0      # + 0.0 turns -0.0 into 0.0
+    over = float(-diff[diff < 0].sum() / (eps * q)) + 0.0
     return under, over
 
 

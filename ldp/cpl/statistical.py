@@ -37,7 +37,7 @@ surrogates of a 2.26-million-row table take well under a second).
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 from scipy import stats
@@ -57,6 +57,7 @@ __all__ = [
     "simulate_pair_table",
     "simulate_joint_table",
     "statistical_cpl_fast",
+    "statistical_cpl_matrix_fast",
     "cpl_standard_error",
     "surrogate_test",
     "surrogate_test_counts",
@@ -362,6 +363,34 @@ def simulate_joint_table(codes: Any, sizes: Any, primary: int, released: Sequenc
 def statistical_cpl_fast(joint_counts: Any, K: Any, r: int, rng: Any = None, **options: Any) -> float:
     """Count-level statistical CPL: :func:`simulate_pair_table` then :func:`cpl_from_counts`."""
     return cpl_from_counts(simulate_pair_table(joint_counts, K, r, rng), **options)
+
+
+def statistical_cpl_matrix_fast(tables: dict[tuple[int, int], np.ndarray], n: int,
+                                channel_for: Callable[[int], np.ndarray], r: int, rng: Any = None,
+                                **options: Any) -> np.ndarray:
+    """Count-level statistical CPL of every ordered pair: ``L[k, j] = L̂_{X_j → X_k}`` (diagonal NaN).
+
+    Parameters
+    ----------
+    tables : dict
+        ``tables[k, j]`` = joint counts of (``X_k``, ``X_j``) in the original data
+        (:func:`ldp.cpl.tcpl.pair_tables`).
+    n : int
+        Number of attributes.
+    channel_for : callable
+        ``t -> K``: the neighbour's effective channel on a domain of size ``t``
+        (:func:`ldp.cpl.attacks.channel_factory`).
+    r : int
+        Replication factor.
+    options
+        Passed to :func:`cpl_from_counts`.
+    """
+    gen = as_generator(rng)
+    r = _check_r(r)
+    L = np.full((n, n), np.nan)
+    for (k, j), table in tables.items():
+        L[k, j] = statistical_cpl_fast(np.asarray(table), channel_for(table.shape[1]), r, gen, **options)
+    return L
 
 
 def cpl_standard_error(M: Any, row_counts: Any) -> float:

@@ -26,6 +26,7 @@ from .theory import conditional, cpl_alg1, cpl_alg2, cpl_exp, cpl_grr, cpl_two_l
 
 __all__ = [
     "pair_tables",
+    "tuple_table",
     "cpl_function",
     "cpl_matrix",
     "tcpl",
@@ -58,6 +59,30 @@ def pair_tables(codes: Any, sizes: Sequence[int]) -> dict[tuple[int, int], np.nd
             out[k, j] = t
             out[j, k] = t.T
     return out
+
+
+def tuple_table(codes: Any, sizes: Sequence[int], primary: int, released: Sequence[int]) -> np.ndarray:
+    """Counts of (primary value, joint value of the ``released`` attributes); columns in C order.
+
+    Row-normalised (:func:`ldp.cpl.theory.conditional`), it is ``P(X̂_1, ..., X̂_s | X_k)``, the input of
+    :func:`ldp.cpl.theory.tpl_exact`, or of Algorithm 1 with a mechanism that perturbs the tuple jointly.
+    """
+    arr = np.asarray(codes)
+    if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError("codes must be a 2-D integer matrix (records x attributes)")
+    sz = np.asarray([int(s) for s in sizes], dtype=np.int64)
+    if sz.size != arr.shape[1]:
+        raise ValueError(f"sizes must have {arr.shape[1]} entries, got {sz.size}")
+    cols = [int(primary)] + [int(j) for j in released]
+    if not released or any(c < 0 or c >= arr.shape[1] for c in cols):
+        raise ValueError(f"primary and released must be column indices in 0..{arr.shape[1] - 1}, released non-empty")
+    if np.any(arr.min(0) < 0) or np.any(arr.max(0) >= sz):
+        raise ValueError("codes has values outside 0..size-1 for some attribute")
+    rel = [int(j) for j in released]
+    joint = np.ravel_multi_index(tuple(arr[:, rel].T.astype(np.int64)), tuple(sz[rel]))
+    W = int(np.prod(sz[rel]))
+    m = int(sz[int(primary)])
+    return np.bincount(arr[:, int(primary)].astype(np.int64) * W + joint, minlength=m * W).reshape(m, W)
 
 
 def cpl_function(method: Any) -> CPLRule:
@@ -101,17 +126,19 @@ def cpl_function(method: Any) -> CPLRule:
 
 
 def cpl_matrix(tables: dict[tuple[int, int], np.ndarray], n: int, method: Any, epsilon: float, *,
-               mode: str = "empirical") -> np.ndarray:
+               mode: str = "empirical", min_count: float = 0) -> np.ndarray:
     """``L[k, j] = L_{X_j → X_k}`` for every ordered pair, from :func:`pair_tables`.
 
     A neighbour with a single observed value, or a primary with a single observed
-    value, cannot leak: its entry is 0.
+    value, cannot leak: its entry is 0.  ``min_count`` drops primary values with
+    fewer records (spec §11 Q10); use the same threshold (times ``r``) in the
+    statistical estimator when comparing the two.
     """
     rule = cpl_function(method)
     eps = check_epsilon(epsilon, allow_zero=True)
     L = np.full((n, n), np.nan)
     for (k, j), table in tables.items():
-        P = conditional(table, mode=mode)
+        P = conditional(table, mode=mode, min_count=min_count)
         P = P[:, P.sum(axis=0) > 0]                     # unobserved neighbour values carry no mass
         L[k, j] = 0.0 if (P.shape[0] < 2 or P.shape[1] < 2) else rule(P / P.sum(1, keepdims=True), eps)
     return L
