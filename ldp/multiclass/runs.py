@@ -1,0 +1,123 @@
+"""Trial functions for the paper-002 experiments, shaped for :func:`ldp.experiments.sweep`.
+
+Each function runs one trial of one experiment with an explicit ``rng`` and returns
+plain dicts, so the experiments notebook only declares grids and plots.
+
+* :func:`variance_trial` -- Fig. 5: squared errors of PTS and PTS-CP on one table.
+* :func:`rmse_trial`, :func:`analytic_rmse` -- Fig. 6: pooled RMSE over feature groups
+  (simulated with the count-level samplers; closed form from the exact variances, or
+  from the models of the authors' script in :mod:`ldp.multiclass.published`).
+* :class:`TopKData`, :func:`topk_trial` -- Figs 7-10 and Table III: F1 and NCR of a miner.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._checks import as_generator
+from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table, table_to_pairs
+from .published import hec_as_published_mse, ptj_as_published_mse
+from .topk import mine_topk, score_topk, true_topk
+from .validity import CP
+
+__all__ = ["FREQUENCY_METHODS", "make_framework", "variance_trial", "rmse_trial", "analytic_rmse", "TopKData",
+           "topk_trial"]
+
+#: the four frequency-estimation methods of Fig. 6, in the paper's legend order
+FREQUENCY_METHODS = ("HEC", "PTJ", "PTS", "PTS-CP")
+
+
+def make_framework(method: str, epsilon: float, c: int, d: int) -> MulticlassFramework:
+    """The framework called ``method`` (``"HEC"``, ``"PTJ"``, ``"PTS"`` or ``"PTS-CP"``), even budget split."""
+    classes = {"HEC": HEC, "PTJ": PTJ, "PTS": PTS, "PTS-CP": CP}
+    if method not in classes:
+        raise ValueError(f"method must be one of {list(classes)}, got {method!r}")
+    return classes[method](epsilon, c, d)
+
+
+def variance_trial(table: Any, epsilon: float, rng: Any = None, *, item: int = 0) -> list[dict[str, Any]]:
+    """One Fig. 5 trial: ``(estimate - truth)^2`` of every cell ``(C, item)`` for PTS and PTS-CP."""
+    tab = check_table(table)
+    gen = as_generator(rng)
+    rows = []
+    for method in ("PTS", "PTS-CP"):
+        F = make_framework(method, epsilon, *tab.shape)
+        est = F.run(tab, gen)[:, item]
+        rows += [{"method": method, "class": C, "sq_error": float((est[C] - tab[C, item]) ** 2)}
+                 for C in range(tab.shape[0])]
+    return rows
+
+
+def rmse_trial(tables: dict[str, Any], method: str, epsilon: float, rng: Any = None) -> dict[str, float]:
+    """One Fig. 6 trial: pooled RMSE ``sqrt(sum of squared errors / number of cells)`` over all features."""
+    gen = as_generator(rng)
+    sq, cells = 0.0, 0
+    for tab in tables.values():
+        t = check_table(tab)
+        est = make_framework(method, epsilon, *t.shape).run(t, gen)
+        sq += float(((est - t) ** 2).sum())
+        cells += t.size
+    return {"rmse": math.sqrt(sq / cells)}
+
+
+def analytic_rmse(tables: dict[str, Any], method: str, epsilon: float, *, as_published: bool = False) -> float:
+    """Expected pooled RMSE, ``sqrt(mean over cells of E(estimate - truth)^2)``.
+
+    ``as_published=False``: from the exact variances (the estimators are unbiased).
+    ``as_published=True``: HEC and PTJ as the authors' script computed them
+    (:mod:`ldp.multiclass.published`; PTS and PTS-CP are unaffected).
+    """
+    total, cells = 0.0, 0
+    n_features = len(tables)
+    for tab in tables.values():
+        t = check_table(tab)
+        if as_published and method == "HEC":
+            mse = hec_as_published_mse(t, epsilon, n_features)
+        elif as_published and method == "PTJ":
+            mse = ptj_as_published_mse(t, epsilon)
+        else:
+            mse = make_framework(method, epsilon, *t.shape).variance(t)
+        total += float(mse.sum())
+        cells += mse.size
+    return math.sqrt(total / cells)
+
+
+@dataclass
+class TopKData:
+    """A label-item population for top-k runs, expanded once from its table."""
+
+    table: np.ndarray
+    seed: int = 0
+    labels: np.ndarray = field(init=False, repr=False)
+    items: np.ndarray = field(init=False, repr=False)
+    _truth: dict = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.table = check_table(self.table)
+        self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
+
+    @property
+    def c(self) -> int:
+        return self.table.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.table.shape[1]
+
+    def truth(self, k: int) -> np.ndarray:
+        if k not in self._truth:
+            self._truth[k] = true_topk(self.table, k)
+        return self._truth[k]
+
+
+def topk_trial(data: TopKData, method: str, epsilon: float, k: int = 20, rng: Any = None,
+               **options: Any) -> dict[str, Any]:
+    """One top-k trial: F1 and NCR averaged over classes, plus the per-class F1."""
+    res = mine_topk(method, data.labels, data.items, data.c, data.d, k, epsilon, rng, **options)
+    s = score_topk(res.items, data.truth(k))
+    out = {"f1": s["f1"], "ncr": s["ncr"]}
+    out.update({f"f1_class{C}": float(v) for C, v in enumerate(s["f1_per_class"])})
+    return out

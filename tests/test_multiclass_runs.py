@@ -1,0 +1,40 @@
+"""Trial functions of the paper-002 experiments (shapes, agreement with the closed forms)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ldp.experiments import sweep
+from ldp.multiclass import runs
+from ldp.multiclass.datasets import diabetes_standin, diabetes_standin_frame, prepare_diabetes, syn_classes_table
+
+
+def test_variance_trial_rows():
+    rows = runs.variance_trial(np.array([[50, 10], [5, 30]]), 1.0, rng=0)
+    assert len(rows) == 4 and {r["method"] for r in rows} == {"PTS", "PTS-CP"}
+
+
+def test_rmse_trial_matches_analytic():
+    tables = {"a": np.array([[400, 100, 20], [30, 60, 90]]), "b": np.array([[200, 5], [10, 300]])}
+    for method in runs.FREQUENCY_METHODS:
+        df = sweep(lambda rng, m=method: {"sq": runs.rmse_trial(tables, m, 1.0, rng)["rmse"] ** 2}, {}, trials=800,
+                   seed=1, progress=False)
+        expected = runs.analytic_rmse(tables, method, 1.0) ** 2
+        assert abs(df.sq.mean() - expected) <= 5 * df.sq.std(ddof=1) / np.sqrt(len(df)), method
+    assert runs.analytic_rmse(tables, "HEC", 1.0, as_published=True) > 5 * runs.analytic_rmse(tables, "HEC", 1.0)
+    with pytest.raises(ValueError, match="method must be one of"):
+        runs.make_framework("PEM", 1.0, 2, 3)
+
+
+def test_topk_trial_and_data():
+    data = runs.TopKData(syn_classes_table(2, d=200, total=2e4, rng=0))
+    out = runs.topk_trial(data, "PTS-opt", 4.0, 5, rng=1)
+    assert set(out) == {"f1", "ncr", "f1_class0", "f1_class1"} and 0 <= out["f1"] <= 1
+    assert data.truth(5).shape == (2, 5) and data.labels.size == data.table.sum()
+
+
+def test_diabetes_standin_frame_roundtrip():
+    labels, feats = diabetes_standin()
+    lab2, feats2 = prepare_diabetes(diabetes_standin_frame())
+    assert np.array_equal(labels, lab2)
+    assert all(np.array_equal(np.unique(feats[k], return_inverse=True)[1], feats2[k]) for k in feats)
