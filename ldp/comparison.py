@@ -322,8 +322,9 @@ def _calibrated(task: PairTask, eps: float, **_: Any) -> np.ndarray:
 
 def _uldp_model(task: PairTask, options: dict[str, Any]):
     from .uldp import ULDPModel2D
-    return ULDPModel2D.from_sizes(task.c, task.d, x_sensitive=options.get("label_sensitive", (1,)),
-                                  y_sensitive=options.get("attribute_sensitive", (3, 4)))
+    default_attr = tuple(range(max(0, task.d - 3), task.d - 1))
+    return ULDPModel2D.from_sizes(task.c, task.d, x_sensitive=options.get("label_sensitive", (task.c - 1,)),
+                                  y_sensitive=options.get("attribute_sensitive", default_attr))
 
 
 def _cprr(task: PairTask, eps: float, **options: Any) -> np.ndarray:
@@ -383,7 +384,9 @@ def build_channel(name: str, task: PairTask, epsilon: float, **options: Any) -> 
     """The channel ``P(y | l, a)`` of mechanism ``name`` at nominal budget ``epsilon``.
 
     Rows are the ``c·d`` cells ``l·d + a``; options: ``lopub_m`` (filter-length cap, default 8),
-    ``label_sensitive`` and ``attribute_sensitive`` (ULDP sensitive codes, default ``(1,)`` and ``(3, 4)``).
+    ``label_sensitive`` and ``attribute_sensitive`` (ULDP sensitive codes; an illustrative default: the
+    last label, and the second- and third-to-last attribute codes, i.e. ">50K" and "Own-child",
+    "Unmarried" for income × relationship on Adult).
 
     Raises
     ------
