@@ -8,6 +8,8 @@ Modules (one idea each):
 ``samplers``    count-level samplers exact in distribution
 ``topk``        PEM- and shuffling-based per-class top-k (Algorithms 1-2) and the ablation variants
 ``datasets``    SYN1-SYN4, Diabetes preparation, stand-ins for Heart Disease, Anime, JD
+``published``   explicit models of the authors' evaluation quirks behind Fig. 6 (HEC, PTJ)
+``runs``        trial functions for the experiments notebook's sweeps
 """
 from .frameworks import HEC, PTJ, PTS, MulticlassFramework, Tallies, check_table, pairs_to_table, split_budget, \
     table_to_pairs
