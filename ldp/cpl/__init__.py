@@ -12,6 +12,7 @@ One idea per module:
 ``benchmark``    Section V-A: undershoot/overshoot, regions P1/R1-R3, SPL-ANL, GRF, ITS, CBP stand-in.
 ``calibration``  Section V-C / Appendix N: the largest feasible per-attribute budget (Algorithm 3, fixed).
 ``datasets``     Adult scheme A, CVD, Appendix K joint, CelebA/LFW/CVD/DSS stand-ins.
+``experiments``  drivers of the experiments notebook (Table III, Fig. 4(a), matrices, Figs. 6-8).
 """
 from .attacks import (PAPER_MECHANISMS, attack_accuracy, effective_channel, effective_epsilon,
                       channel_factory, expected_zero_one_error, infer, make_oracle, two_level_channel)

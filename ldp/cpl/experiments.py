@@ -19,6 +19,7 @@ from . import benchmark as bm
 from . import calibration as cal
 from . import statistical as st
 from . import tcpl as tc
+from .datasets import APPK_JOINT, sample_joint
 from .dependence import nmi_joint, pcc_from_table
 from .theory import appendix_k_closed_form, conditional, cpl_grr
 
@@ -41,7 +42,6 @@ def table_iii(n: int, r: int, epsilons: Sequence[float], rng: Any = None) -> pd.
     the *sample's* empirical joint (which is what the paper's "theoretical"
     column matches, spec §5.9).
     """
-    from .datasets import APPK_JOINT, sample_joint
     gen = as_generator(rng)
     codes = sample_joint(APPK_JOINT, n, gen)
     J = np.bincount(codes[:, 0] * 4 + codes[:, 1], minlength=16).reshape(4, 4)
