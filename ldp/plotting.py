@@ -82,6 +82,8 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "PTS-CP": dict(color=_VERM, marker="D", linestyle="-"),
     "VP": dict(color=_SKY, marker="v", linestyle="--"),
     "CP": dict(color=_RED, marker="P", linestyle="-"),
+    "PTJ-S+VP": dict(color=_BLUE, marker="D", linestyle="--"),
+    "PTS-opt": dict(color=_RED, marker="*", linestyle="-"),
     # utility-optimised joint distributions (paper 004)
     "uRR": dict(color=_ORANGE, marker="o", linestyle="-"),
     "JuRR": dict(color=_BLUE, marker="s", linestyle="-"),
