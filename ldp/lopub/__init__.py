@@ -18,9 +18,11 @@ Modules, in the order of the paper:
 * :mod:`~ldp.lopub.schema`     coded categorical tables
 * :mod:`~ldp.lopub.datasets`   Adult, Retail and the TPC-E stand-in
 * :mod:`~ldp.lopub.examples`   the paper's worked examples and printed tables
+* :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.experiments.sweep``)
+* :mod:`~ldp.lopub.figures`    one curve per estimator in the house style
 """
-from .dependency import (dependency_graph, edge_count, empirical_joint, entropy, identification_rates,
-                         mi_threshold, mutual_information, pairwise_mi)
+from .dependency import (dependency_graph, edge_count, empirical_joint, empirical_mi_matrix, entropy,
+                         identification_rates, mi_threshold, mutual_information, pairwise_mi)
 from .em import EMResult, em_joint, em_joint_per_report
 from .encoding import (LoPubEncoder, amplified_epsilon, communication_cost, optimal_filter_length,
                        optimal_hash_count, rappor_communication_cost, record_epsilon)
@@ -45,6 +47,7 @@ __all__ = [
     "SynthesisResult", "amplified_epsilon", "average_classification_rate", "binary_attributes", "bit_counts",
     "candidate_matrix", "candidate_rank", "classification_rate", "communication_cost", "covers_edges",
     "debias_counts", "dependency_graph", "edge_count", "em_joint", "em_joint_per_report", "empirical_joint",
+    "empirical_mi_matrix",
     "entropy", "entropy_prune", "estimate_joint", "half_up", "has_running_intersection", "identifiability_bound",
     "identification_rates", "junction_tree", "kron_lasso_pair", "lasso_em_joint", "lasso_from_counts",
     "lasso_joint", "log_likelihood_table", "lopub_release", "loss_ratio", "mi_threshold", "mismatch_counts",

@@ -81,6 +81,12 @@ def empirical_joint(codes: Any, domains: Sequence[int], attrs: Sequence[int]) ->
     return (counts / counts.sum()).reshape(shape)
 
 
+def empirical_mi_matrix(codes: Any, domains: Sequence[int]) -> np.ndarray:
+    """Mutual information of every pair of columns of a code matrix (the non-private reference)."""
+    d = len(domains)
+    return pairwise_mi(lambda pair: empirical_joint(codes, domains, pair), d)
+
+
 def pairwise_mi(joint_fn: Callable[[tuple[int, int]], np.ndarray], d: int,
                 pairs: Sequence[tuple[int, int]] | None = None) -> np.ndarray:
     """Symmetric ``d x d`` matrix of mutual informations; ``joint_fn((m, n))`` returns the 2-D joint.

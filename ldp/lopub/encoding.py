@@ -35,7 +35,7 @@ import numpy as np
 from .._checks import as_generator, check_domain_size, check_int, check_probability
 from ..oracles import BloomRAPPOR
 from ..oracles.bloom import epsilon_from_f, full_rank_seed
-from .reports import LoPubReports
+from .reports import LoPubReports, check_attrs
 from .schema import CodedTable
 
 SIZINGS = ("fixed", "optimal")
@@ -168,14 +168,21 @@ class LoPubEncoder:
         """Record-level nominal budget ``sum_j 2h ln((2-f)/f)`` (erratum E3)."""
         return record_epsilon(self.f, self.h, self.d)
 
-    def encode(self, data: CodedTable | Any, rng: Any = None) -> LoPubReports:
-        """Perturb every user's record; ``data`` is a :class:`CodedTable` or an ``(N, d)`` code array."""
+    def encode(self, data: CodedTable | Any, rng: Any = None, attrs: Sequence[int] | None = None) -> LoPubReports:
+        """Perturb every user's record; ``data`` is a :class:`CodedTable` or an ``(N, d)`` code array.
+
+        With ``attrs``, only those attributes are encoded and the reports hold them in that order
+        (what an experiment on one cluster needs; each user still perturbs each attribute
+        independently, so this equals encoding everything and keeping those columns).
+        """
         codes = data.codes if isinstance(data, CodedTable) else np.asarray(data)
         if codes.ndim != 2 or codes.shape[1] != self.d:
             raise ValueError(f"data must have shape (N, {self.d}), got {codes.shape}")
+        cols = tuple(range(self.d)) if attrs is None else check_attrs(attrs, self.d)
         gen = as_generator(rng)
-        bits = tuple(o.perturb(codes[:, j], gen) for j, o in enumerate(self.oracles))
-        return LoPubReports(bits, self.filters, self.f, self.names)
+        bits = tuple(self.oracles[j].perturb(codes[:, j], gen) for j in cols)
+        return LoPubReports(bits, tuple(self.filters[j] for j in cols), self.f,
+                            tuple(self.names[j] for j in cols))
 
     def __repr__(self) -> str:
         return (f"LoPubEncoder(d={self.d}, f={self.f:g}, m={self.m}, h={self.h}, sizing={self.sizing!r}, "

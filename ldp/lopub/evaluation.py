@@ -18,9 +18,9 @@ import warnings
 from typing import Any, Sequence
 
 import numpy as np
+from scipy import sparse
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.preprocessing import OneHotEncoder
 from sklearn.svm import LinearSVC
 
 from .._checks import as_generator, check_int
@@ -41,10 +41,20 @@ def binary_attributes(domains: Sequence[int]) -> list[int]:
     return [j for j, v in enumerate(domains) if v == 2]
 
 
-def _features(table: CodedTable, target: int, model: str, encoder: OneHotEncoder | None) -> np.ndarray:
+def one_hot(codes: np.ndarray, domains: Sequence[int]) -> sparse.csr_matrix:
+    """Sparse one-hot encoding of an ``(n, p)`` code matrix with the declared domains."""
+    codes = np.asarray(codes, dtype=np.int64)
+    n, p = codes.shape
+    offsets = np.concatenate([[0], np.cumsum(domains)[:-1]]).astype(np.int64)
+    cols = (codes + offsets[None, :]).ravel()
+    rows = np.repeat(np.arange(n), p)
+    return sparse.csr_matrix((np.ones(n * p), (rows, cols)), shape=(n, int(np.sum(domains))))
+
+
+def _features(table: CodedTable, target: int, model: str) -> Any:
     cols = [j for j in range(table.d) if j != target]
     x = table.codes[:, cols]
-    return encoder.transform(x) if model == "svm" else x
+    return one_hot(x, [table.domains[j] for j in cols]) if model == "svm" else x
 
 
 def classification_rate(train: CodedTable, test: CodedTable, target: int, *, model: str = "rf",
@@ -59,19 +69,15 @@ def classification_rate(train: CodedTable, test: CodedTable, target: int, *, mod
     y_train, y_test = train.codes[:, target], test.codes[:, target]
     if np.unique(y_train).size == 1:
         return float(np.mean(y_test == y_train[0]))
-    encoder = None
     if model == "svm":
-        cats = [np.arange(v) for j, v in enumerate(train.domains) if j != target]
-        encoder = OneHotEncoder(categories=cats, sparse_output=True).fit(
-            np.zeros((1, train.d - 1), dtype=np.int64))
         clf = LinearSVC(C=1.0, max_iter=5000)
     else:
         seed = int(as_generator(rng).integers(2 ** 31 - 1))
         clf = RandomForestClassifier(n_estimators=n_estimators, random_state=seed, n_jobs=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        clf.fit(_features(train, target, model, encoder), y_train)
-    return float(np.mean(clf.predict(_features(test, target, model, encoder)) == y_test))
+        clf.fit(_features(train, target, model), y_train)
+    return float(np.mean(clf.predict(_features(test, target, model)) == y_test))
 
 
 def average_classification_rate(train: CodedTable, test: CodedTable, targets: Sequence[int], *,

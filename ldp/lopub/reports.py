@@ -144,6 +144,10 @@ class LoPubReports:
             raise TypeError(f"users must be integer indices or a boolean mask, got dtype {idx.dtype}")
         return LoPubReports(tuple(b[idx] for b in self.bits), self.filters, self.f, self.names)
 
+    def uncached(self) -> "LoPubReports":
+        """The same reports with an empty cache (for timing an estimator from scratch)."""
+        return LoPubReports(self.bits, self.filters, self.f, self.names)
+
     def cached(self, key: Sequence[Any], builder: Any) -> Any:
         """Memoise a derived quantity (e.g. a likelihood table) on this immutable collection."""
         key = tuple(key)

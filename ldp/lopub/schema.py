@@ -58,6 +58,14 @@ class CodedTable:
         """A table with the same schema and new codes (e.g. a synthetic release)."""
         return CodedTable(np.asarray(codes), self.names, self.labels)
 
+    def select(self, columns: Sequence[int]) -> "CodedTable":
+        """The table restricted to the attributes ``columns`` (in that order)."""
+        cols = [int(c) for c in columns]
+        if not cols or len(set(cols)) != len(cols) or min(cols) < 0 or max(cols) >= self.d:
+            raise ValueError(f"columns must be distinct indices in {{0, ..., {self.d - 1}}}, got {cols}")
+        return CodedTable(self.codes[:, cols], tuple(self.names[c] for c in cols),
+                          tuple(self.labels[c] for c in cols))
+
     def take(self, rows: Any) -> "CodedTable":
         """Rows ``rows`` (indices or mask) of the table."""
         return self.with_codes(self.codes[np.asarray(rows)])

@@ -1,0 +1,211 @@
+"""Trial functions for the LoPub experiments (Sec. 6 of Ren et al.), written for ``ldp.experiments.sweep``.
+
+Each function takes the parameters of one grid point plus ``rng`` and returns a
+list of result rows.  The randomness is split in two on purpose:
+
+* ``sample_seed`` (a grid parameter) fixes which records are sampled, how they
+  are split into training and test sets, and which attribute combinations are
+  drawn, so curves over ``f`` compare the same records and combinations;
+* ``rng`` (supplied by the sweep) drives the users' perturbation and the
+  synthesis.
+
+* :func:`estimator_trial` -- Figs 7-18: time, AVD and EM iterations of the three
+  estimators on random k-attribute combinations, plus the AVD of the product of
+  the true marginals (the best any marginal-only method such as Lasso_JD can do
+  on average; see :mod:`ldp.lopub.lasso`).
+* :func:`identification_trial` -- Figs 19-21: the dependency graph from estimated
+  pairwise joints against the graph of the exact mutual informations.
+* :func:`release_trial` -- Figs 22-30: one LoPub release per estimator from the
+  training users' reports, SVM and random-forest accuracy on real test records,
+  and the overall server time.
+* :func:`per_report_speedup` -- the issue's speed target: vectorised EM against
+  the per-report Python loop of Algorithm 1.
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._checks import as_generator, check_int, check_probability
+from ..metrics import avd
+from .dependency import (dependency_graph, empirical_joint, empirical_mi_matrix, identification_rates,
+                         mutual_information)
+from .em import em_joint, em_joint_per_report
+from .encoding import LoPubEncoder
+from .evaluation import average_classification_rate, train_test_split_rows
+from .joint import METHODS, estimate_joint
+from .pipeline import lopub_release, pairwise_joints
+from .schema import CodedTable
+
+
+def sample_rows(n: int, rate: float, seed: int) -> np.ndarray:
+    """Sorted indices of a uniform sample of ``round(rate n)`` rows (``rate = 1`` keeps all)."""
+    rate = check_probability(rate, "rate", open_low=True)
+    k = max(2, int(round(rate * n)))
+    return np.sort(np.random.default_rng(seed).choice(n, size=min(k, n), replace=False))
+
+
+def random_combinations(d: int, k: int, count: int, seed: int) -> list[tuple[int, ...]]:
+    """``count`` distinct random ``k``-subsets of ``range(d)`` (all of them if there are fewer)."""
+    d = check_int(d, "d", minimum=1)
+    k = check_int(k, "k", minimum=1, maximum=d)
+    count = check_int(count, "count", minimum=1)
+    total = math.comb(d, k)
+    gen = np.random.default_rng(seed)
+    seen: list[tuple[int, ...]] = []
+    while len(seen) < min(count, total):
+        combo = tuple(sorted(gen.choice(d, size=k, replace=False).tolist()))
+        if combo not in seen:
+            seen.append(combo)
+    return seen
+
+
+def product_of_marginals(joint: np.ndarray) -> np.ndarray:
+    """The independent joint with the same one-way marginals as ``joint``."""
+    k = joint.ndim
+    out = np.ones(())
+    for j in range(k):
+        out = np.multiply.outer(out, joint.sum(axis=tuple(a for a in range(k) if a != j)))
+    return out
+
+
+def estimator_trial(table: CodedTable, k: int, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
+                    m: int = 128, h: int = 4, n_combos: int = 10, delta: float = 1e-3, alpha: float = 1e-5,
+                    methods: Sequence[str] = METHODS) -> list[dict]:
+    """Figs 7-18: estimate the joint of random ``k``-combinations with every method.
+
+    Returns one row per (combination, method) with ``seconds`` (including the
+    likelihood tables for EM, from a fresh cache), ``avd`` against the empirical joint
+    of the sampled records, ``iterations``, the AVD of the product of the true
+    marginals (``indep_avd``), and ``n`` (sampled users).
+    """
+    gen = as_generator(rng)
+    rows_idx = sample_rows(table.n, rate, sample_seed)
+    data = table.take(rows_idx)
+    encoder = LoPubEncoder(data.domains, f=f, m=m, h=h, names=data.names)
+    out = []
+    for combo in random_combinations(data.d, k, n_combos, sample_seed):
+        truth = empirical_joint(data.codes, data.domains, combo)
+        prod = product_of_marginals(truth)
+        reports = encoder.encode(data, gen, attrs=combo)
+        for method in methods:
+            est = estimate_joint(reports.uncached(), tuple(range(k)), method, delta=delta, alpha=alpha)
+            out.append({"combo": combo, "cells": int(truth.size), "method": method, "seconds": est.seconds,
+                        "avd": avd(est.joint, truth), "iterations": est.iterations,
+                        "indep_avd": avd(prod, truth), "n": data.n})
+    return out
+
+
+def reference_graph(table: CodedTable, phi: float) -> np.ndarray:
+    """Dependency graph of the exact mutual informations of ``table`` (the ``G*`` of Figs 19-21)."""
+    return dependency_graph(empirical_mi_matrix(table.codes, table.domains), table.domains, phi)
+
+
+def identification_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
+                         phi: float = 0.4, m: int = 128, h: int = 4, delta: float = 1e-3, alpha: float = 1e-5,
+                         methods: Sequence[str] = METHODS) -> list[dict]:
+    """Figs 19-21: dependency graph from LoPub-estimated pairwise joints vs the exact graph ``G*``.
+
+    One row per method with accuracy / added / lost rates over the ``C(d, 2)`` pairs, edge
+    counts, the time of the pairwise estimation and the estimated MI matrix (``mi``).
+    """
+    gen = as_generator(rng)
+    data = table.take(sample_rows(table.n, rate, sample_seed))
+    truth_graph = reference_graph(data, phi)
+    reports = LoPubEncoder(data.domains, f=f, m=m, h=h).encode(data, gen)
+    out = []
+    for method in methods:
+        start = time.perf_counter()
+        joints = pairwise_joints(reports.uncached(), method, delta=delta, alpha=alpha)
+        seconds = time.perf_counter() - start
+        mi = np.zeros((data.d, data.d))
+        for (a, b), p in joints.items():
+            mi[a, b] = mi[b, a] = mutual_information(p)
+        graph = dependency_graph(mi, data.domains, phi)
+        out.append({"method": method, "n": data.n, **identification_rates(graph, truth_graph),
+                    "edges": int(graph.sum() // 2), "true_edges": int(truth_graph.sum() // 2),
+                    "seconds": seconds, "mi": mi})
+    return out
+
+
+def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
+                  test_fraction: float = 0.2, phi: float = 0.4, m: int = 128, h: int = 4,
+                  svm_targets: Sequence[int] = (), rf_targets: Sequence[int] = (), n_estimators: int = 100,
+                  delta: float = 1e-3, alpha: float = 1e-5, methods: Sequence[str] = METHODS,
+                  max_clique_cells: int = 200_000) -> list[dict]:
+    """Figs 22-30: one LoPub release per method from the training users' reports.
+
+    The sampled records are split into training users (who send reports) and real
+    test records.  Rows: one per method with the identification rates, the number
+    of edges and cliques, the largest clique, the server time (reduction and
+    synthesis), the number of synthesis fallback rows and the SVM/RF accuracies on
+    the test records; plus one ``"non-private"`` row with the
+    classifiers trained on the real training set.  A release whose junction tree has
+    a clique above ``max_clique_cells`` is recorded with ``failed=True``.
+    """
+    gen = as_generator(rng)
+    data = table.take(sample_rows(table.n, rate, sample_seed))
+    train_idx, test_idx = train_test_split_rows(data.n, test_fraction, rng=sample_seed)
+    train, test = data.take(train_idx), data.take(test_idx)
+    truth_graph = reference_graph(train, phi)
+    encoder = LoPubEncoder(train.domains, f=f, m=m, h=h, names=train.names)
+    reports = encoder.encode(train, gen)
+    clf_seed = int(gen.integers(2 ** 31 - 1))
+
+    def scores(release_table: CodedTable) -> dict:
+        row = {}
+        if svm_targets:
+            row["svm"] = average_classification_rate(release_table, test, svm_targets, model="svm")
+        if rf_targets:
+            row["rf"] = average_classification_rate(release_table, test, rf_targets, model="rf",
+                                                    n_estimators=n_estimators, rng=clf_seed)
+        return row
+
+    out = [{"method": "non-private", "n_train": train.n, "n_test": test.n, "failed": False, **scores(train)}]
+    for method in methods:
+        rep = reports.uncached()
+        row = {"method": method, "n_train": train.n, "n_test": test.n}
+        try:
+            rel = lopub_release(rep, train, phi, method, rng=gen, delta=delta, alpha=alpha,
+                                max_clique_cells=max_clique_cells)
+        except ValueError as exc:
+            if "max_clique_cells" not in str(exc):
+                raise
+            out.append({**row, "failed": True, "reason": str(exc)})
+            continue
+        red = rel.reduction
+        row.update(identification_rates(red.graph, truth_graph))
+        row.update({"failed": False, "edges": int(red.graph.sum() // 2), "true_edges": int(truth_graph.sum() // 2),
+                    "cliques": len(red.tree.cliques), "max_clique": max(len(c) for c in red.tree.cliques),
+                    "seconds_reduction": red.seconds, "seconds_synthesis": rel.seconds_synthesis,
+                    "seconds": rel.seconds, "fallback_rows": rel.synthesis.fallback_rows})
+        row.update(scores(rel.table))
+        out.append(row)
+    return out
+
+
+def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.5, m: int = 128, h: int = 4,
+                       loop_users: int = 2000, iterations: int = 10, rng: Any = None) -> dict:
+    """Seconds for an EM run of ``iterations`` steps: vectorised on all users vs the per-report loop.
+
+    The vectorised :func:`~ldp.lopub.em.em_joint` runs on all ``table.n`` users.  The
+    per-report loop :func:`~ldp.lopub.em.em_joint_per_report` runs on ``loop_users`` users
+    and its time is scaled linearly to ``table.n`` (its cost is linear in the number of
+    users).  Both timings include the likelihood tables.
+    """
+    gen = as_generator(rng)
+    encoder = LoPubEncoder(table.domains, f=f, m=m, h=h)
+    reports = encoder.encode(table, gen, attrs=attrs)
+    cluster = tuple(range(len(attrs)))
+    start = time.perf_counter()
+    em_joint(reports.uncached(), cluster, delta=1e-12, max_iter=iterations)
+    fast = time.perf_counter() - start
+    sub = reports.subset(np.arange(min(loop_users, reports.n)))
+    start = time.perf_counter()
+    em_joint_per_report(sub, cluster, delta=1e-12, max_iter=iterations)
+    slow = (time.perf_counter() - start) * reports.n / sub.n
+    return {"users": reports.n, "cells": int(np.prod([table.domains[a] for a in attrs])),
+            "iterations": iterations, "vectorised_s": fast, "per_report_loop_s": slow, "speedup": slow / fast}

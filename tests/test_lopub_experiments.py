@@ -1,0 +1,97 @@
+"""Trial functions of the LoPub experiments notebook and the plot helper, at tiny sizes."""
+from __future__ import annotations
+
+from functools import partial
+
+import matplotlib
+import numpy as np
+import pytest
+
+from ldp.experiments import sweep
+from ldp.lopub import METHODS, CodedTable
+from ldp.lopub.datasets import tpce_standin
+from ldp.lopub.evaluation import one_hot
+from ldp.lopub.experiments import (estimator_trial, per_report_speedup, product_of_marginals, random_combinations,
+                                   release_trial, sample_rows)
+from ldp.lopub.figures import method_style, plot_by_method
+from ldp.plotting import new_figure
+
+matplotlib.use("Agg")
+
+
+def _table(n=400):
+    return tpce_standin(n=n, rng=3).select([0, 1, 2, 9, 13])
+
+
+def test_sampling_and_combinations_are_reproducible():
+    a, b = sample_rows(1000, 0.1, 5), sample_rows(1000, 0.1, 5)
+    np.testing.assert_array_equal(a, b)
+    assert a.size == 100 and np.all(np.diff(a) > 0)
+    combos = random_combinations(6, 3, 50, seed=1)
+    assert len(combos) == 20 and len(set(combos)) == 20          # C(6, 3): all of them
+    assert random_combinations(6, 3, 4, seed=2) == random_combinations(6, 3, 4, seed=2)
+    with pytest.raises(ValueError, match="k must be <= 6"):
+        random_combinations(6, 7, 1, seed=0)
+
+
+def test_product_of_marginals():
+    p = np.array([[0.4, 0.1], [0.1, 0.4]])
+    np.testing.assert_allclose(product_of_marginals(p), np.full((2, 2), 0.25))
+    q = np.random.default_rng(0).dirichlet(np.ones(24)).reshape(2, 3, 4)
+    prod = product_of_marginals(q)
+    np.testing.assert_allclose(prod.sum(axis=(1, 2)), q.sum(axis=(1, 2)))
+    np.testing.assert_allclose(prod.sum(axis=(0, 1)), q.sum(axis=(0, 1)))
+
+
+def test_estimator_trial_in_a_sweep():
+    trial = partial(estimator_trial, _table(), 2, rate=1.0, m=16, n_combos=2)
+    df = sweep(trial, {"f": [0.2, 0.8], "sample_seed": [0]}, trials=1, seed=1, progress=False)
+    assert set(df["method"]) == set(METHODS)
+    assert len(df) == 2 * 2 * 3
+    assert df["avd"].between(0, 1).all() and (df["seconds"] > 0).all()
+    em = df[df.method == "EM_JD"].groupby("f")["avd"].mean()
+    assert em.loc[0.2] < em.loc[0.8]
+    # same sample seed -> same combinations at every f
+    assert list(df[df.f == 0.2]["combo"]) == list(df[df.f == 0.8]["combo"])
+
+
+def test_release_trial_rows():
+    rows = release_trial(_table(500), 0.3, 0, 1, rate=1.0, phi=0.3, m=16, svm_targets=[1, 3], rf_targets=[0, 1],
+                         n_estimators=5)
+    assert [r["method"] for r in rows] == ["non-private", *METHODS]
+    for r in rows[1:]:
+        assert not r["failed"]
+        assert r["accuracy"] + r["added"] + r["lost"] == pytest.approx(1.0)
+        assert 0 <= r["svm"] <= 1 and 0 <= r["rf"] <= 1 and r["seconds"] > 0
+    tiny = release_trial(_table(300), 0.3, 0, 1, rate=1.0, phi=0.0, m=16, methods=("Lasso_JD",),
+                         max_clique_cells=10)
+    assert tiny[1]["failed"] and "max_clique_cells" in tiny[1]["reason"]
+
+
+def test_per_report_speedup_fields():
+    out = per_report_speedup(_table(300), [0, 1], m=16, loop_users=50, iterations=2, rng=0)
+    assert out["users"] == 300 and out["cells"] == 10 and out["speedup"] > 0
+
+
+def test_plot_helper_and_styles():
+    df = estimator_trial(_table(), 2, 0.5, 0, 1, m=16, n_combos=1)
+    import pandas as pd
+    frame = pd.DataFrame(df).assign(f=0.5)
+    fig, ax = new_figure()
+    plot_by_method(ax, frame, "f", "avd", logy=True)
+    assert len(ax.get_lines()) == 3
+    assert method_style("EM_JD") != method_style("Lasso_JD")
+    with pytest.raises(ValueError, match="lacks the columns"):
+        plot_by_method(ax, frame, "f", "nope")
+    matplotlib.pyplot.close(fig)
+
+
+def test_one_hot_and_select():
+    codes = np.array([[0, 2], [1, 0]])
+    x = one_hot(codes, [2, 3]).toarray()
+    np.testing.assert_array_equal(x, [[1, 0, 0, 0, 1], [0, 1, 1, 0, 0]])
+    t = CodedTable(codes, ("a", "b"), ((0, 1), ("x", "y", "z")))
+    s = t.select([1])
+    assert s.names == ("b",) and s.domains == (3,)
+    with pytest.raises(ValueError, match="distinct indices"):
+        t.select([0, 0])
