@@ -1,0 +1,143 @@
+"""Issue 9's pages (comparison, scoreboard, errata, course): every cross-reference has a target.
+
+Source-level checks, fast and independent of the build: every ``{doc}`` names a page that exists and is in the
+toc, every ``{ref}`` / ``{prf:ref}`` names a label defined somewhere in the book (``(label)=`` targets and
+``:label:`` options), every erratum section links to the notebook that demonstrates it, and the course guide
+refers to exercises that exist. The strict build (tests/test_book.py) checks the same in the HTML.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, toc_files
+
+PAGES = {
+    "errata": REPO / "book" / "errata.md",
+    "course": REPO / "book" / "course.md",
+    "scoreboard": REPO / "book" / "scoreboard.md",
+    "comparison": REPO / "notebooks" / "06-comparison.md",
+}
+DOC = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`")
+REF = re.compile(r"\{(ref|prf:ref|numref)\}`(?:[^`<]*<)?([^`>]+)>?`")
+TARGET = re.compile(r"^\(([A-Za-z0-9_.:-]+)\)=\s*$", re.M)
+OPTION_LABEL = re.compile(r"^:label:\s*(\S+)\s*$", re.M)
+EXERCISE = re.compile(r"```\{exercise\}[^\n]*\n:label:\s*(\S+)")
+
+
+def _sources() -> list[Path]:
+    return sorted((REPO / "notebooks").glob("*.md")) + sorted((REPO / "book").glob("*.md"))
+
+
+def defined_labels() -> dict[str, Path]:
+    labels: dict[str, Path] = {}
+    for path in _sources():
+        text = path.read_text(encoding="utf-8")
+        for label in TARGET.findall(text) + OPTION_LABEL.findall(text):
+            labels.setdefault(label, path)
+    return labels
+
+
+def exercise_labels() -> set[str]:
+    return {lab for p in _sources() for lab in EXERCISE.findall(p.read_text(encoding="utf-8"))}
+
+
+def _doc_target(page: Path, target: str) -> Path:
+    return (page.parent / target).resolve().with_suffix(".md")
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_page_exists_with_one_title(name):
+    text = PAGES[name].read_text(encoding="utf-8")
+    body = text.split("\n---\n", 1)[1] if text.startswith("---") else text
+    titles = [line for line in body.splitlines() if re.match(r"^# \S", line)]
+    assert len(titles) == 1, f"{name}: {titles}"
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_doc_links_point_to_existing_toc_pages(name):
+    page = PAGES[name]
+    toc = set(toc_files())
+    for target in DOC.findall(page.read_text(encoding="utf-8")):
+        path = _doc_target(page, target)
+        assert path.is_file(), f"{name}: {{doc}} target {target} does not exist"
+        stem = path.relative_to(REPO).with_suffix("").as_posix()
+        assert stem in toc, f"{name}: {{doc}} target {stem} is not in _toc.yml"
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_references_resolve_to_defined_labels(name):
+    labels = defined_labels()
+    missing = [f"{role}:{lab}" for role, lab in REF.findall(PAGES[name].read_text(encoding="utf-8"))
+               if lab not in labels]
+    assert not missing, f"{name}: undefined labels {missing}"
+
+
+def test_referenced_labels_live_in_toc_pages():
+    toc = set(toc_files())
+    labels = defined_labels()
+    for name, page in PAGES.items():
+        for _, lab in REF.findall(page.read_text(encoding="utf-8")):
+            where = labels[lab].relative_to(REPO).with_suffix("").as_posix()
+            assert where in toc, f"{name}: label {lab} is defined in {where}, which is not in _toc.yml"
+
+
+def _sections(text: str) -> list[tuple[str, str]]:
+    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    return list(zip(parts[1::2], parts[2::2]))
+
+
+def test_every_erratum_section_links_to_a_demonstrating_notebook():
+    text = PAGES["errata"].read_text(encoding="utf-8")
+    sections = [(t, b) for t, b in _sections(text) if t.startswith("Paper")]
+    assert len(sections) == 5, [t for t, _ in sections]
+    for title, body in sections:
+        docs = [d for d in DOC.findall(body) if "notebooks/" in d]
+        assert docs, f"errata section {title!r} links to no notebook"
+        rows = [line for line in body.splitlines() if re.match(r"^\| [A-Z]?\d", line)]
+        assert rows, f"errata section {title!r} lists no erratum"
+        # a table with a 'demonstrated in' column must fill it for every row
+        header = next((line for line in body.splitlines() if line.startswith("| #")), "")
+        if "demonstrated in" in header:
+            for row in rows:
+                cell = row.rstrip("|").rsplit("|", 1)[1].strip()
+                assert cell, f"{title}: erratum without a demonstration: {row[:60]}"
+
+
+def test_errata_demonstrations_exist_in_the_linked_notebooks():
+    """Quoted section names in the register are headings of the notebook the section links to."""
+    text = PAGES["errata"].read_text(encoding="utf-8")
+    for title, body in _sections(text):
+        if not title.startswith("Paper"):
+            continue
+        notebooks = {_doc_target(PAGES["errata"], d) for d in DOC.findall(body) if "notebooks/" in d}
+        headings = set()
+        for nb in notebooks:
+            headings |= {h.strip() for h in re.findall(r"^#+ (.+)$", nb.read_text(encoding="utf-8"), re.M)}
+        for quoted in re.findall(r'"([A-Z][^"]{6,})"', body):
+            if quoted.startswith(("PTJ and PTS", "as ", "within", "the same")):
+                continue
+            assert any(quoted.rstrip(".") in h for h in headings), \
+                f"{title}: section {quoted!r} not found among the headings of {sorted(p.name for p in notebooks)}"
+
+
+def test_course_refers_to_real_exercises_and_covers_every_chapter():
+    text = PAGES["course"].read_text(encoding="utf-8")
+    refs = [lab for role, lab in REF.findall(text) if role == "ref"]
+    exercises = exercise_labels()
+    assert refs and set(refs) <= exercises, sorted(set(refs) - exercises)
+    weeks = re.findall(r"^### Week (\d)", text, re.M)
+    assert weeks == ["1", "2", "3", "4", "5"]
+    for stem in ("00-frequency-oracles", "01-clldp-theory", "02-lopub-theory", "03-multiclass-theory",
+                 "04-cpl-theory", "05-uldp-theory", "06-comparison"):
+        assert f"notebooks/{stem}" in text, f"the course guide never assigns {stem}"
+    assert "## Project" in text and "## Prerequisites" in text and "## Objectives" in text
+
+
+def test_synthesis_pages_are_in_the_toc():
+    toc = set(toc_files())
+    missing = [p.relative_to(REPO).with_suffix("").as_posix() for p in PAGES.values()
+               if p.relative_to(REPO).with_suffix("").as_posix() not in toc]
+    assert not missing, f"add to _toc.yml: {missing}"
