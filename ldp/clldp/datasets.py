@@ -248,6 +248,7 @@ def smartgrid_standin(n0: int = 10_000, rng: Any = 20250) -> pd.DataFrame:
 
 
 #: spec §8: domain sizes of the 15 Healthcare attributes (after binning).
+HEALTHCARE_N = 318_438
 HEALTHCARE_DOMAINS = (32, 7, 11, 3, 10, 5, 6, 6, 5, 38, 3, 3, 10, 10, 10)
 HEALTHCARE_NAMES = ("Hospital_code", "Hospital_type_code", "City_Code_Hospital", "Hospital_region_code",
                     "Available_Extra_Rooms", "Department", "Ward_Type", "Ward_Facility_Code", "Bed_Grade",
@@ -272,7 +273,7 @@ def healthcare_conditionals(lam_range: tuple[float, float] = HEALTHCARE_LAMBDA,
     return tables
 
 
-def healthcare_standin(n: int = 318_438, rng: Any = 7, positive_rate: float = 0.406) -> CodedTable:
+def healthcare_standin(n: int = HEALTHCARE_N, rng: Any = 7, positive_rate: float = 0.406) -> CodedTable:
     """Healthcare-like stand-in (spec §8): 15 attributes, label ">30 days" with rate 0.406.
 
     Attributes are drawn independently given the label from :func:`healthcare_conditionals`
@@ -293,11 +294,13 @@ def healthcare_standin(n: int = 318_438, rng: Any = 7, positive_rate: float = 0.
                       source=f"Healthcare-like stand-in generator ({n:,} rows; spec §8)", real=False)
 
 
-def load_public(name: str) -> tuple[CodedTable, Any]:
+def load_public(name: str, max_rows: int | None = None) -> tuple[CodedTable, Any]:
     """``(table, DataSource)`` for ``"adult"``, ``"smartgrid"`` or ``"healthcare"`` (the latter always a stand-in).
 
     SmartGrid falls back to :func:`smartgrid_standin` when the UCI file is missing
     (``ldp.data.load_or_standin``); show the returned source with ``ldp.data.show_source``.
+    For the Healthcare stand-in, ``max_rows`` draws only that many rows (a random sample of
+    the same population); the real tables are returned whole.
     """
     from ..data import DataSource, get_dataset, load, load_or_standin
     if name == "adult":  # vendored with the package: always the real file
@@ -310,7 +313,8 @@ def load_public(name: str) -> tuple[CodedTable, Any]:
                                source=("UCI grid stability x 6 node permutations (60,000 rows)" if source.real
                                        else "SmartGrid-like stand-in x 6 node permutations")), source
     if name == "healthcare":
-        table = healthcare_standin()
+        n = HEALTHCARE_N if max_rows is None else min(check_int(max_rows, "max_rows", minimum=1), HEALTHCARE_N)
+        table = healthcare_standin(n)
         return table, DataSource("healthcare", False, "a Healthcare-like generator (spec §8): 15 attributes "
                                  "with the Kaggle domain sizes, label rate 0.406, correlation set so that "
                                  "non-private Naive Bayes reaches about 0.70 accuracy")

@@ -1,0 +1,179 @@
+"""Trial functions behind the CLLDP experiments chapter (Xue et al., Sec. 7).
+
+Each function has the signature ``func(**params, rng) -> list of dicts`` expected
+by :func:`ldp.experiments.sweep`, so every figure is one sweep with reproducible
+per-trial random streams.
+
+* :func:`joint_error_trial` -- Fig. 3: L2 error of the joint estimate on a
+  synthetic set for the basic solution and kHR with ``k = 1``,
+  ``k = ⌊m/(e^ε+1)⌋`` and Eq. (8);
+* :func:`k_sweep_trial` -- Fig. 6: the same error for a list of ``k`` at one ε;
+* :func:`classifier_trial` -- Fig. 4: test accuracy of Naive Bayes or CART
+  under every mechanism on a public table (70/30 split);
+* :func:`attack_trial` -- Fig. 5: accuracy of the label-inference attack
+  under LabelDP and under CLLDP.
+
+Randomness: the dataset draw, the split and every user's perturbation come
+from the trial's ``rng``.  The error is measured on the raw, unclipped Eq. (5)
+estimates against the empirical joint of the generated records.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .._checks import as_generator, check_epsilon, check_int
+from .attack import clldp_attack, labeldp_attack
+from .basic import BasicSolution
+from .belief import estimate_conditionals
+from .datasets import CodedTable, load_public, make_synthetic, synthetic_conditional
+from .kchoice import k_floor, select_k
+from .khr import KHR
+from .naive_bayes import CLLDPNaiveBayes
+from .omega import omega
+from .tree import CLLDPDecisionTree
+
+__all__ = ["JOINT_METHODS", "CLASSIFIER_METHODS", "joint_error_trial", "k_sweep_trial", "theory_error",
+           "public_table", "classifier_trial", "attack_trial"]
+
+_M_ATTR, _M_LABEL = 50, 5
+_M = _M_ATTR * _M_LABEL
+#: Fig. 3 legend
+JOINT_METHODS = ("basic solution", "kHR k=1", "kHR k=floor", "kHR Eq. 8")
+#: Fig. 4 legend (+ the non-private reference line)
+CLASSIFIER_METHODS = ("kHR k=1", "kHR k=floor", "kHR Eq. 8", "basic solution", "LabelDP", "non-private")
+
+
+def _k_of(method: str, epsilon: float, cond: np.ndarray) -> int:
+    if method == "kHR k=1":
+        return 1
+    if method == "kHR k=floor":
+        return k_floor(epsilon, _M)
+    return select_k(epsilon, _M, cond, "paper")
+
+
+def _khr_error(attr: np.ndarray, label: np.ndarray, truth: np.ndarray, epsilon: float, k: int, w: float,
+               gen: np.random.Generator) -> float:
+    mech = KHR(epsilon, w, k, _M_ATTR, _M_LABEL)
+    x = mech.encode(attr, label)
+    n = x.size
+    if mech.has_count_sampler:
+        counts = mech.simulate_counts(np.bincount(x, minlength=_M), gen)
+    else:
+        counts = mech.perturb_and_count(x, gen)
+    return float(np.linalg.norm(mech.estimate_from_support(counts, n) - truth))
+
+
+def theory_error(epsilon: float, method: str, dataset: str, n: int, k: int | None = None) -> float:
+    """``sqrt(E[err^2])`` from Eq. (7) summed over the 250 cells, with the generator's ω(k)."""
+    cond = synthetic_conditional(dataset)
+    if method == "basic solution":
+        return math.sqrt(BasicSolution(epsilon, _M_ATTR, _M_LABEL).expected_sq_l2(n))
+    kk = _k_of(method, epsilon, cond) if k is None else k
+    return math.sqrt(KHR(epsilon, omega(cond, kk), kk, _M_ATTR, _M_LABEL).expected_sq_l2(n))
+
+
+def joint_error_trial(dataset: str, epsilon: float, n: int, rng: Any) -> list[dict]:
+    """Fig. 3, one trial: draw ``n`` records, estimate the 5 x 50 joint with each method.
+
+    Methods that end up with the same ``k`` share one simulated run (their curves coincide,
+    as Sec. 7.2 says they should).
+    """
+    eps = check_epsilon(epsilon)
+    n = check_int(n, "n", minimum=1)
+    gen = as_generator(rng)
+    attr, label = make_synthetic(dataset, n, gen)
+    truth = np.bincount(label * _M_ATTR + attr, minlength=_M) / n
+    cond = synthetic_conditional(dataset)
+    rows, done = [], {}
+    basic = BasicSolution(eps, _M_ATTR, _M_LABEL)
+    counts = basic.simulate_counts(np.bincount(basic.encode(attr, label), minlength=_M), gen)
+    rows.append(dict(method="basic solution", k=_M, omega=1.0,
+                     err=float(np.linalg.norm(basic.estimate_from_support(counts, n) - truth)),
+                     theory=theory_error(eps, "basic solution", dataset, n)))
+    for method in JOINT_METHODS[1:]:
+        k = _k_of(method, eps, cond)
+        w = omega(cond, k)
+        if k not in done:
+            done[k] = _khr_error(attr, label, truth, eps, k, w, gen)
+        rows.append(dict(method=method, k=k, omega=w, err=done[k],
+                         theory=theory_error(eps, method, dataset, n, k)))
+    return rows
+
+
+def k_sweep_trial(dataset: str, ks: tuple, n: int, rng: Any, epsilon: float = 3.0) -> list[dict]:
+    """Fig. 6, one trial: error of kHR for every ``k`` in ``ks`` on one draw of ``dataset``."""
+    gen = as_generator(rng)
+    attr, label = make_synthetic(dataset, n, gen)
+    truth = np.bincount(label * _M_ATTR + attr, minlength=_M) / n
+    cond = synthetic_conditional(dataset)
+    return [dict(k=int(k), err=_khr_error(attr, label, truth, epsilon, int(k), omega(cond, int(k)), gen))
+            for k in ks]
+
+
+@lru_cache(maxsize=None)
+def public_table(name: str, max_rows: int | None = None) -> tuple[CodedTable, Any]:
+    """A public table (cached per process), uniformly subsampled to ``max_rows`` with a fixed seed."""
+    table, source = load_public(name, max_rows)
+    if max_rows is not None and table.n > max_rows:
+        table = table.subsample(max_rows, rng=12345)
+    return table, source
+
+
+def _split(n: int, gen: np.random.Generator, train: float = 0.7) -> tuple[np.ndarray, np.ndarray]:
+    perm = gen.permutation(n)
+    cut = int(round(train * n))
+    return np.sort(perm[:cut]), np.sort(perm[cut:])
+
+
+def classifier_trial(dataset: str, model: str, epsilon: float, rng: Any, max_rows: int | None = None,
+                     max_depth: int = 5) -> list[dict]:
+    """Fig. 4, one trial: a fresh 70/30 split, then every method's test accuracy.
+
+    ``model`` is ``"NB"`` or ``"DT"``.  CLLDP methods estimate ω from 10% of the
+    training users by SS (Sec. 7.3); those users do not train the model.
+    """
+    table, _ = public_table(dataset, max_rows)
+    gen = as_generator(rng)
+    tr, te = _split(table.n, gen)
+    cls = {"NB": CLLDPNaiveBayes, "DT": CLLDPDecisionTree}[model]
+    extra = {"max_depth": max_depth} if model == "DT" else {}
+    specs = {"kHR k=1": ("khr", 1), "kHR k=floor": ("khr", "floor"), "kHR Eq. 8": ("khr", "eq8"),
+             "basic solution": ("basic", 1), "LabelDP": ("labeldp", 1), "non-private": ("none", 1)}
+    rows = []
+    for method in CLASSIFIER_METHODS:
+        mech, k = specs[method]
+        seed = int(gen.integers(0, 2**63 - 1))
+        clf = cls(epsilon=epsilon, mechanism=mech, k=k, n_categories=table.sizes, random_state=seed, **extra)
+        clf.fit(table.X[tr], table.y[tr])
+        row = dict(method=method, accuracy=float(clf.score(table.X[te], table.y[te])))
+        if model == "DT" and mech in ("khr", "basic"):
+            row["max_log_leakage"] = float(clf.leakage_.max())
+        rows.append(row)
+    return rows
+
+
+def attack_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | None = None) -> list[dict]:
+    """Fig. 5, one trial: attack accuracy on the training users under LabelDP and CLLDP (variants A, B).
+
+    For CLLDP, 10% of the training users estimate the beliefs by SS and the others
+    report by Algorithm 3; the attacked users are the reporters.
+    """
+    table, _ = public_table(dataset, max_rows)
+    gen = as_generator(rng)
+    tr, _ = _split(table.n, gen)
+    X, y = table.X[tr], table.y[tr]
+    m_l = len(table.classes)
+    lab = labeldp_attack(X, y, table.sizes, m_l, epsilon, gen)
+    perm = gen.permutation(tr.size)
+    n_w = int(round(0.1 * tr.size))
+    sample, rest = np.sort(perm[:n_w]), np.sort(perm[n_w:])
+    tables = estimate_conditionals(X[sample], y[sample], table.sizes, m_l, epsilon, gen)
+    a = clldp_attack(X[rest], y[rest], table.sizes, m_l, epsilon, tables, gen, variant="A")
+    b = clldp_attack(X[rest], y[rest], table.sizes, m_l, epsilon, tables, gen, variant="B", k="eq8")
+    return [dict(method="LabelDP", accuracy=lab.accuracy, prior_only=lab.prior_only),
+            dict(method="CLLDP (attack A)", accuracy=a.accuracy, prior_only=a.prior_only),
+            dict(method="CLLDP (attack B)", accuracy=b.accuracy, prior_only=b.prior_only)]
