@@ -24,7 +24,6 @@ Example::
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -92,10 +91,9 @@ def _check_grid(grid: Any) -> tuple[list[str], list[list[Any]]]:
 def _progress(iterable: Any, total: int, desc: str, enabled: bool) -> Any:
     if not enabled:
         return iterable
-    with warnings.catch_warnings():  # tqdm.auto warns once when ipywidgets is missing, then falls back
-        warnings.simplefilter("ignore")
-        from tqdm.auto import tqdm
-    return tqdm(iterable, total=total, desc=desc, leave=False)
+    from .progress import progress
+
+    return progress(iterable, total=total, desc=desc, leave=False)
 
 
 def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
@@ -160,7 +158,7 @@ def sweep(
     scheduler_address : str, optional
         Address of a running Dask scheduler; a client is opened and closed here.
     progress : bool
-        Show a tqdm progress bar (``tqdm.auto``).
+        Show a text progress bar (:func:`ldp.progress.progress`).
     desc : str, optional
         Progress-bar label (default: the function's name).
 
