@@ -46,6 +46,7 @@ __all__ = [
     "Mechanism",
     "MECHANISMS",
     "mechanism_names",
+    "style",
     "build_channel",
     "is_defined",
     "SECRETS",
@@ -363,6 +364,23 @@ MECHANISMS: dict[str, Mechanism] = {m.name: m for m in (
 )}
 
 
+_APPROACH_COLOURS = {"baseline": 8, "clldp": 7, "lopub": 3, "multiclass": 2, "cpl": 4, "uldp": 0}  # PALETTE indices
+_WITHIN = (("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"))
+
+
+def style(name: str) -> dict[str, str]:
+    """Plot style of a candidate: one colour per approach (``ldp.plotting.PALETTE``), marker and line within it.
+
+    The comparison draws a dozen mechanisms on one axis; colouring by approach keeps the five families
+    readable where the per-method styles of :func:`ldp.plotting.style_for` would repeat colours.
+    """
+    from .plotting import PALETTE
+    mech = _mechanism(name)
+    siblings = [m.name for m in MECHANISMS.values() if m.approach == mech.approach]
+    marker, linestyle = _WITHIN[siblings.index(name) % len(_WITHIN)]
+    return dict(color=PALETTE[_APPROACH_COLOURS[mech.approach]], marker=marker, linestyle=linestyle)
+
+
 def mechanism_names() -> list[str]:
     """Names of :data:`MECHANISMS` in display order."""
     return list(MECHANISMS)
@@ -468,7 +486,9 @@ def joint_error(task: PairTask, channel: Any, rng: Any = None, *, n: int | None 
     ``n`` users are drawn from the task's joint (default: the records themselves,
     ``n = task.n``, no resampling); report counts are
     ``Σ_cells Multinomial(n_cell, T[cell])`` (:func:`simulate_reports`),
-    and the joint is the IBU (EM) estimate on the same channel.
+    and the joint is the IBU (EM) estimate on the same channel, stopped after ``max_iter``
+    iterations or when the L1 change falls below ``tol``.  At small ε IBU converges slowly and the
+    default cap of 3000 iterations stops it early, a mild regularisation shared by every mechanism.
     """
     T = check_channel(channel, atol=1e-9, name="channel")
     if T.shape[0] != task.c * task.d:

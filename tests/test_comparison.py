@@ -166,3 +166,12 @@ def test_leakage_table_skips_undefined_points(task):
     frame = cmp.leakage_table(task, [lo * 0.5, lo * 2], names=["JuRR", "GRR (pair)"])
     assert len(frame) == 3
     assert set(frame.columns) >= {"epsilon", "mechanism", "approach", "pair", *cmp.SECRETS}
+
+
+def test_styles_are_distinct_and_coloured_by_approach():
+    styles = {n: cmp.style(n) for n in cmp.mechanism_names()}
+    assert len({tuple(sorted(s.items())) for s in styles.values()}) == len(styles)
+    for a in cmp.APPROACHES:
+        assert len({styles[m]["color"] for m in a.mechanisms}) == 1
+    with pytest.raises(ValueError):
+        cmp.style("nope")
