@@ -183,3 +183,28 @@ def test_bad_domain_and_codes():
 
 def test_nominal_epsilon_matches_oracle_module():
     assert LoPubEncoder((3,), f=0.7, m=8, h=3).epsilon_attribute == epsilon_from_f(0.7, 3)
+
+
+# ------------------------------------------------------------------ property-based validation
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ldp.lopub.reports import check_attrs  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(f=st.one_of(st.floats(max_value=0.0), st.floats(min_value=1.0), st.just(float("nan"))))
+def test_any_f_outside_open_unit_interval_is_refused(f):
+    with pytest.raises(ValueError, match="f must"):
+        LoPubEncoder((3, 2), f=f, m=8, h=2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(d=st.integers(1, 8), attrs=st.lists(st.integers(-3, 10), max_size=10))
+def test_check_attrs_accepts_exactly_valid_clusters(d, attrs):
+    valid = 0 < len(attrs) <= d and len(set(attrs)) == len(attrs) and all(0 <= a < d for a in attrs)
+    if valid:
+        assert check_attrs(attrs, d) == tuple(attrs)
+    else:
+        with pytest.raises(ValueError):
+            check_attrs(attrs, d)

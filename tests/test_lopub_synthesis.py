@@ -183,3 +183,30 @@ def test_retail_table_matches_paper_shape():
     assert t.n == 27_522 and t.d == 16
     assert t.names[:2] == ("item_39", "item_48")
     assert isinstance(t.to_frame(), pd.DataFrame)
+
+
+@pytest.mark.skipif(not is_available("adult"), reason="Adult files not present")
+def test_adult_exact_dependency_counts_match_table7_where_binning_allows():
+    """With our binning, exact MI reproduces Table 7's #Dep at phi = 0.3 and 0.4 (24 and 14)."""
+    from ldp.lopub import dependency_graph, edge_count, empirical_mi_matrix
+    t = adult_table(load("adult"))
+    mi = empirical_mi_matrix(t.codes, t.domains)
+    assert edge_count(dependency_graph(mi, t.domains, 0.3)) == 24
+    assert edge_count(dependency_graph(mi, t.domains, 0.4)) == 14
+
+
+def test_reduction_with_pruning_estimates_only_kept_pairs():
+    table = _correlated_table(n=1500)
+    rep = LoPubEncoder(table.domains, f=0.2, m=32, h=4).encode(table, rng=1)
+    full = reduce_dimensions(rep, 0.3, LASSO_EM)
+    pruned = reduce_dimensions(rep, 0.3, LASSO_EM, pruning="nonbinary")
+    assert len(full.pair_joints) == 10
+    assert len(pruned.pair_joints) == 6                        # C(half_up(5 * 0.7), 2) = C(4, 2)
+    # every edge found with pruning is an edge of the full search (same estimator, same reports)
+    assert np.all(pruned.graph <= full.graph)
+    binary = reduce_dimensions(rep, 0.3, LASSO_EM, pruning="binary")
+    assert np.all(binary.graph >= full.graph)
+    with pytest.raises(ValueError, match="pruning must be None or one of"):
+        reduce_dimensions(rep, 0.3, LASSO_EM, pruning="sparse")
+    rel = lopub_release(rep, table, 0.3, LASSO_EM, pruning="nonbinary", rng=0)
+    assert rel.table.n == table.n

@@ -35,8 +35,8 @@ from .lasso import (LassoResult, bit_counts, candidate_matrix, candidate_rank, d
                     identifiability_bound, kron_lasso_pair, lasso_from_counts, lasso_joint)
 from .likelihood import log_likelihood_table, mismatch_counts, report_probability
 from .pipeline import Reduction, Release, lopub_release, pairwise_joints, reduce_dimensions
-from .pruning import (PruneResult, entropy_prune, half_up, loss_ratio, n_keep, pruning_table, reduction_ratio,
-                      relative_entropy)
+from .pruning import (PruneResult, entropy_prune, half_up, kept_attributes, loss_ratio, n_keep, pruning_table,
+                      reduction_ratio, relative_entropy)
 from .reports import LoPubReports
 from .schema import CodedTable
 from .synthesis import SynthesisResult, synthesize
@@ -49,7 +49,7 @@ __all__ = [
     "debias_counts", "dependency_graph", "edge_count", "em_joint", "em_joint_per_report", "empirical_joint",
     "empirical_mi_matrix",
     "entropy", "entropy_prune", "estimate_joint", "half_up", "has_running_intersection", "identifiability_bound",
-    "identification_rates", "junction_tree", "kron_lasso_pair", "lasso_em_joint", "lasso_from_counts",
+    "identification_rates", "junction_tree", "kept_attributes", "kron_lasso_pair", "lasso_em_joint", "lasso_from_counts",
     "lasso_joint", "log_likelihood_table", "lopub_release", "loss_ratio", "mi_threshold", "mismatch_counts",
     "mutual_information", "n_keep", "optimal_filter_length", "optimal_hash_count", "pairwise_joints",
     "pairwise_mi", "pruning_table", "random_guess_rate", "rappor_communication_cost", "record_epsilon",

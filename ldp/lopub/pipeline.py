@@ -26,6 +26,7 @@ from .._checks import check_int, check_probability
 from .dependency import dependency_graph, mutual_information
 from .joint import LASSO_EM, check_method, estimate_joint
 from .junction import JunctionTree, junction_tree
+from .pruning import MODES, entropy_prune, kept_attributes
 from .reports import LoPubReports
 from .schema import CodedTable
 from .synthesis import SynthesisResult, synthesize
@@ -68,8 +69,13 @@ def pairwise_joints(reports: LoPubReports, method: str = LASSO_EM,
 
 
 def reduce_dimensions(reports: LoPubReports, phi: float, method: str = LASSO_EM, *,
-                      max_clique_cells: int = 1_000_000, **options: Any) -> Reduction:
+                      pruning: str | None = None, max_clique_cells: int = 1_000_000,
+                      **options: Any) -> Reduction:
     """Algorithm 4: pairwise MI from estimated 2-D joints, graph with ``I >= tau``, junction tree.
+
+    With ``pruning="nonbinary"`` or ``"binary"`` the graph comes from Algorithm 5 instead:
+    the 1-D marginals are estimated first, and only the pairs among the kept attributes
+    are estimated (``Reduction.pair_joints`` then holds only those pairs).
 
     Raises ``ValueError`` when a clique's domain exceeds ``max_clique_cells`` (EM and Lasso
     both explode there; raise ``phi`` to get smaller cliques).
@@ -77,12 +83,21 @@ def reduce_dimensions(reports: LoPubReports, phi: float, method: str = LASSO_EM,
     phi = check_probability(phi, "phi")
     method = check_method(method)
     max_clique_cells = check_int(max_clique_cells, "max_clique_cells", minimum=1)
+    if pruning is not None and pruning not in MODES:
+        raise ValueError(f"pruning must be None or one of {MODES}, got {pruning!r}")
     start = time.perf_counter()
-    joints = pairwise_joints(reports, method, **options)
+    pairs = None
+    if pruning is not None:
+        marginals = [estimate_joint(reports, (j,), method, **options).joint for j in range(reports.d)]
+        pairs = list(itertools.combinations(kept_attributes(marginals, phi, mode=pruning), 2))
+    joints = pairwise_joints(reports, method, pairs=pairs, **options)
     mi = np.zeros((reports.d, reports.d))
     for (a, b), p in joints.items():
         mi[a, b] = mi[b, a] = mutual_information(p)
-    graph = dependency_graph(mi, reports.domains, phi)
+    if pruning is None:
+        graph = dependency_graph(mi, reports.domains, phi)
+    else:
+        graph = entropy_prune(mi, marginals, reports.domains, phi, mode=pruning).graph
     tree = junction_tree(graph)
     seconds = time.perf_counter() - start
     largest = tree.max_clique_cells(reports.domains)
@@ -93,18 +108,19 @@ def reduce_dimensions(reports: LoPubReports, phi: float, method: str = LASSO_EM,
 
 
 def lopub_release(reports: LoPubReports, schema: CodedTable, phi: float, method: str = LASSO_EM, *,
-                  n: int | None = None, rng: Any = None, max_clique_cells: int = 1_000_000,
-                  **options: Any) -> Release:
+                  n: int | None = None, rng: Any = None, pruning: str | None = None,
+                  max_clique_cells: int = 1_000_000, **options: Any) -> Release:
     """LoPub end to end on collected reports: reduce (Alg. 4), then synthesize ``n`` records (Alg. 6).
 
     ``schema`` gives the attribute names and value labels of the output (any
     :class:`CodedTable` with the reports' domains, e.g. the original training table;
-    only its schema is read).  ``n`` defaults to the number of reports.
+    only its schema is read).  ``n`` defaults to the number of reports.  ``pruning`` selects
+    Algorithm 5 for the dependency search (see :func:`reduce_dimensions`).
     """
     if schema.domains != reports.domains:
         raise ValueError(f"schema domains {schema.domains} differ from the reports' {reports.domains}")
     n = reports.n if n is None else check_int(n, "n", minimum=1)
-    red = reduce_dimensions(reports, phi, method, max_clique_cells=max_clique_cells, **options)
+    red = reduce_dimensions(reports, phi, method, pruning=pruning, max_clique_cells=max_clique_cells, **options)
     start = time.perf_counter()
 
     def clique_joint(clique: tuple[int, ...]) -> np.ndarray:

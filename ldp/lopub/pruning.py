@@ -72,6 +72,21 @@ class PruneResult:
         return edge_count(self.graph) + extra
 
 
+def kept_attributes(marginals: Sequence[Any], phi: float, *, mode: str = "nonbinary",
+                    rounding: str = "half_up") -> tuple[int, ...]:
+    """The attributes whose pairs Algorithm 5 evaluates (sorted indices).
+
+    ``mode="nonbinary"`` keeps the ``n_keep`` attributes of largest relative entropy,
+    ``mode="binary"`` those of smallest; ties go to the smaller index.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    keep = n_keep(len(marginals), phi, rounding)
+    rh = np.array([relative_entropy(m) for m in marginals])
+    order = np.argsort(-rh if mode == "nonbinary" else rh, kind="stable")
+    return tuple(sorted(int(a) for a in order[:keep]))
+
+
 def entropy_prune(mi: Any, marginals: Sequence[Any], domains: Sequence[int], phi: float, *,
                   mode: str = "nonbinary", rounding: str = "half_up") -> PruneResult:
     """Algorithm 5.
@@ -91,15 +106,10 @@ def entropy_prune(mi: Any, marginals: Sequence[Any], domains: Sequence[int], phi
     mode : {"nonbinary", "binary"}
     rounding : {"half_up", "floor"}
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     d = len(domains)
     if len(marginals) != d:
         raise ValueError(f"marginals has {len(marginals)} entries for {d} attributes")
-    keep = n_keep(d, phi, rounding)
-    rh = np.array([relative_entropy(m) for m in marginals])
-    order = np.argsort(-rh if mode == "nonbinary" else rh, kind="stable")
-    kept = tuple(sorted(int(a) for a in order[:keep]))
+    kept = kept_attributes(marginals, phi, mode=mode, rounding=rounding)
     pairs = tuple(itertools.combinations(kept, 2))
     found = dependency_graph(mi, domains, phi, pairs=pairs) if pairs else np.zeros((d, d), np.int8)
     if mode == "nonbinary":
