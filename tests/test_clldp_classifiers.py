@@ -11,7 +11,9 @@ from sklearn.utils.estimator_checks import check_estimator
 from ldp.clldp import omega, pl_recursion
 from ldp.clldp.attack import clldp_attack, labeldp_attack
 from ldp.clldp.belief import belief_functions, estimate_conditionals, true_conditionals
+from ldp.clldp.accounting import pl_true_beliefs
 from ldp.clldp.datasets import healthcare_standin
+from ldp.clldp.experiments import tree_true_leakage
 from ldp.clldp.naive_bayes import CLLDPNaiveBayes, collect_clldp_joints, exact_joints, nb_from_joints, nb_log_scores
 from ldp.clldp.tree import CLLDPDecisionTree
 
@@ -116,7 +118,7 @@ def test_omega_sample_estimates_truth(nb_world):
 @pytest.mark.parametrize("kwargs", [
     dict(mechanism="khr"),
     dict(mechanism="khr", budget_rule="paper_literal", k="floor"),
-    dict(mechanism="khr", omega_update="first_round", candidate_rule="literal", combine="mean"),
+    dict(mechanism="khr", omega_update="previous_estimate", candidate_rule="literal", combine="mean"),
     dict(mechanism="khr", omega="true", k="one"),
     dict(mechanism="basic"),
 ])
@@ -191,3 +193,22 @@ def test_classifier_rejects_bad_data():
         CLLDPDecisionTree(budget_rule="greedy").fit(X, y)
     with pytest.raises(ValueError, match="k must be <= 11"):
         CLLDPNaiveBayes(k=12, omega=0.5).fit(X, y)
+
+
+def test_true_belief_recursion():
+    e = np.array([[0.4, 0.4], [0.3, 0.0], [0.2, 0.5]])
+    w = np.array([[0.6, 0.5], [0.5, 1.0], [0.4, 0.5]])
+    same = pl_true_beliefs(e, w, w)
+    np.testing.assert_allclose(same, [pl_recursion(e[:, i], w[:, i])[-1] for i in range(2)])
+    assert np.all(pl_true_beliefs(e, w, w * 0.5) <= same)
+    assert np.all(pl_true_beliefs(e, w * 0.5, w * 0.5 + 0.2) > pl_true_beliefs(e, w * 0.5, w * 0.5))
+
+
+def test_true_beliefs_keep_the_tree_within_budget():
+    """With exact round-1 beliefs and the first-round update, every user's true leakage stays <= ε."""
+    X, y = one_attribute_world(3000, seed=2)
+    for eps in (0.5, 3.0):
+        clf = CLLDPDecisionTree(eps, "khr", k="eq8", omega="true", random_state=7).fit(X, y)
+        true_pl = tree_true_leakage(clf, X[clf.reporter_rows_], y[clf.reporter_rows_])
+        assert np.all(true_pl <= eps * (1 + 1e-9))
+        assert np.all(true_pl <= clf.leakage_ + 1e-9)

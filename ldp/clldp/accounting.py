@@ -29,7 +29,8 @@ import numpy as np
 
 from .._checks import check_epsilon, check_int
 
-__all__ = ["BUDGET_RULES", "pl_recursion", "pl_closed_form", "round_budget", "budget_schedule", "LeakageLedger"]
+__all__ = ["BUDGET_RULES", "pl_recursion", "pl_closed_form", "round_budget", "budget_schedule", "LeakageLedger",
+           "pl_true_beliefs"]
 
 #: ``"remaining_even"``: first term ε^{re}/(dep-r+1) (spend the residual evenly; default);
 #: ``"paper_literal"``: first term ε/(dep-r+1), as printed in Eq. (15).
@@ -167,3 +168,30 @@ class LeakageLedger:
     def log_leakage(self) -> np.ndarray:
         """``ln PL`` of every user: the effective CLLDP budget consumed so far (<= ε by Thm 6)."""
         return np.log(self.pl)
+
+
+def pl_true_beliefs(eps_r: Any, omega_used: Any, omega_true: Any) -> np.ndarray:
+    """Theorem 5's bound when the mechanism was calibrated with ``omega_used`` but the truth is ``omega_true``.
+
+    Arrays of shape ``(rounds, users)``.  Each round's ``θ_r`` comes from the belief used
+    for calibration; the increment uses the true belief,
+    ``PL_r = PL_{r-1} + ω*_r (θ_r - 1) Π_{r'<r} θ_{r'}`` (the proof of Thm 5 only needs
+    ``Pr{s_v | l} <= ω*_r``).  With ``omega_true <= omega_used`` everywhere this is at most
+    the ledger's value; an under-estimated belief can push it above ``e^ε`` (footnote 4
+    for one round).  Returns the final ``PL`` of every user.
+    """
+    e = np.asarray(eps_r, dtype=float)
+    w = np.asarray(omega_used, dtype=float)
+    wt = np.asarray(omega_true, dtype=float)
+    if e.shape != w.shape or e.shape != wt.shape or e.ndim != 2:
+        raise ValueError(f"eps_r, omega_used and omega_true must be (rounds, users) arrays of one shape, got "
+                         f"{e.shape}, {w.shape}, {wt.shape}")
+    if np.any(e < 0) or np.any(w <= 0) or np.any(w > 1) or np.any(wt < 0) or np.any(wt > 1):
+        raise ValueError("budgets must be >= 0 and beliefs in (0, 1]")
+    pl = np.ones(e.shape[1])
+    pi = np.ones(e.shape[1])
+    for r in range(e.shape[0]):
+        theta = (np.expm1(e[r]) + w[r]) / w[r]
+        pl += wt[r] * (theta - 1) * pi
+        pi *= theta
+    return pl

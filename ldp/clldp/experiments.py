@@ -26,18 +26,23 @@ from typing import Any
 import numpy as np
 
 from .._checks import as_generator, check_epsilon, check_int
+from .accounting import pl_true_beliefs
 from .attack import clldp_attack, labeldp_attack
+from .belief import true_conditionals
+from .leakage import khr_leakage
 from .basic import BasicSolution
 from .belief import estimate_conditionals
 from .datasets import CodedTable, load_public, make_synthetic, synthetic_conditional
+from .encoding import combination_codes
 from .kchoice import k_floor, select_k
 from .khr import KHR
 from .naive_bayes import CLLDPNaiveBayes
-from .omega import omega
+from .omega import conditional_from_joint, omega, omega_curve
 from .tree import CLLDPDecisionTree
 
 __all__ = ["JOINT_METHODS", "CLASSIFIER_METHODS", "joint_error_trial", "k_sweep_trial", "theory_error",
-           "public_table", "classifier_trial", "attack_trial"]
+           "public_table", "classifier_trial", "attack_trial", "tree_true_leakage", "tree_leakage_trial",
+           "nb_leakage_trial"]
 
 _M_ATTR, _M_LABEL = 50, 5
 _M = _M_ATTR * _M_LABEL
@@ -140,7 +145,8 @@ def classifier_trial(dataset: str, model: str, epsilon: float, rng: Any, max_row
     gen = as_generator(rng)
     tr, te = _split(table.n, gen)
     cls = {"NB": CLLDPNaiveBayes, "DT": CLLDPDecisionTree}[model]
-    extra = {"max_depth": max_depth} if model == "DT" else {}
+    # the tree follows the paper's reading of the belief update (Sec. 7.3), not the package's safer default
+    extra = {"max_depth": max_depth, "omega_update": "previous_estimate"} if model == "DT" else {}
     specs = {"kHR k=1": ("khr", 1), "kHR k=floor": ("khr", "floor"), "kHR Eq. 8": ("khr", "eq8"),
              "basic solution": ("basic", 1), "LabelDP": ("labeldp", 1), "non-private": ("none", 1)}
     rows = []
@@ -177,3 +183,69 @@ def attack_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | None = 
     return [dict(method="LabelDP", accuracy=lab.accuracy, prior_only=lab.prior_only),
             dict(method="CLLDP (attack A)", accuracy=a.accuracy, prior_only=a.prior_only),
             dict(method="CLLDP (attack B)", accuracy=b.accuracy, prior_only=b.prior_only)]
+
+
+def tree_true_leakage(clf: CLLDPDecisionTree, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Each reporter's final ``ln PL`` of a fitted CLLDP tree, re-evaluated with the *true* beliefs.
+
+    ``X, y`` are the integer codes of the users who reported (``clf.reporter_rows_`` of the
+    training data).  The true belief of a user's round-``r`` combination at her ``k`` is
+    Def. 5 on the exact conditional table of those users (an evaluation-only, non-private
+    computation); :func:`ldp.clldp.accounting.pl_true_beliefs` does the rest.
+    """
+    sizes = clf.n_categories_
+    m_l = clf.classes_.size
+    cache: dict = {}
+    rounds, n = clf.budgets_.shape
+    w_true = np.zeros((rounds, n))
+    for r, sets in enumerate(clf.combinations_):
+        for i, s in enumerate(sets):
+            if clf.budgets_[r, i] <= 0:
+                continue
+            key = (s, int(clf.k_[i]))
+            if key not in cache:
+                attrs = tuple(sorted(s))
+                sv = combination_codes([X[:, a] for a in attrs], [sizes[a] for a in attrs])
+                m_s = int(np.prod([sizes[a] for a in attrs]))
+                joint = np.bincount(y * m_s + sv, minlength=m_l * m_s).reshape(m_l, m_s).astype(float)
+                cache[key] = float(omega_curve(conditional_from_joint(joint), np.array([key[1]]))[0])
+            w_true[r, i] = cache[key]
+    return np.log(pl_true_beliefs(clf.budgets_, clf.omegas_, w_true))
+
+
+def tree_leakage_trial(dataset: str, epsilon: float, omega_update: str, rng: Any,
+                       max_rows: int | None = None) -> dict:
+    """Ledger leakage versus leakage under the true beliefs for one CLLDP tree (kHR, Eq. 8)."""
+    table, _ = public_table(dataset, max_rows)
+    gen = as_generator(rng)
+    tr, _ = _split(table.n, gen)
+    clf = CLLDPDecisionTree(epsilon, "khr", k="eq8", omega_update=omega_update, n_categories=table.sizes,
+                            random_state=int(gen.integers(0, 2**63 - 1))).fit(table.X[tr], table.y[tr])
+    rows = tr[clf.reporter_rows_]
+    true_pl = tree_true_leakage(clf, table.X[rows], table.y[rows])
+    return dict(ledger_max=float(clf.leakage_.max()), true_max=float(true_pl.max()),
+                share_over=float(np.mean(true_pl > epsilon * (1 + 1e-9))))
+
+
+def nb_leakage_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | None = None) -> dict:
+    """Naive Bayes (kHR, Eq. 8, ω from the 10% SS sample): each attribute group's leakage under the true ω.
+
+    Footnote 4: a group calibrated with ``ω`` whose true belief is ``ω*`` leaks
+    ``ω* (e^ε + ω - 1)/ω + 1 - ω*``.  Returns the largest ``ln PL`` over the attributes and
+    the share of attributes (and of reporters) above ε.
+    """
+    table, _ = public_table(dataset, max_rows)
+    gen = as_generator(rng)
+    tr, _ = _split(table.n, gen)
+    clf = CLLDPNaiveBayes(epsilon, "khr", k="eq8", n_categories=table.sizes,
+                          random_state=int(gen.integers(0, 2**63 - 1))).fit(table.X[tr], table.y[tr])
+    rows = tr[clf.reporter_rows_]
+    truth = true_conditionals(table.X[rows], table.y[rows], table.sizes, len(table.classes))
+    logs, weights = [], []
+    for c, mech in enumerate(clf.tables_.mechanisms):
+        logs.append(math.log(khr_leakage(epsilon, mech.omega, omega(truth[c], mech.k))))
+        weights.append(float(np.mean(clf.tables_.groups == c)))
+    logs_a, w_a = np.array(logs), np.array(weights)
+    over = logs_a > epsilon * (1 + 1e-9)
+    return dict(max_log_pl=float(logs_a.max()), share_attributes_over=float(over.mean()),
+                share_users_over=float(w_a[over].sum()))

@@ -32,11 +32,14 @@ Choices where the paper is silent or ambiguous (spec §4.9, all configurable):
   multiset text of Sec. 6.1 (``|SL - B_h| = 1`` and the extra attribute not on
   the branch gives the branch's last attribute).  Both depend only on public
   state, never on a user's values, so the accounting is unaffected;
-* ``omega_update="previous_estimate"`` (default): ω for ``s^r`` is Def. 5
-  evaluated on the collector's estimate of ``Pr{s^{r-1} | L}`` (Sec. 7.3),
-  capped by the belief the user used before; ``"first_round"`` keeps the
-  round-1 ω (always valid, because refining a combination cannot raise ω at
-  fixed k -- the corrected Theorem 6 illustration);
+* ``omega_update="first_round"`` (default) keeps the round-1 ω for the whole
+  chain: if it bounds the true belief of the round-1 attribute, it bounds that
+  of every refinement too, because refining a combination cannot raise ω at
+  fixed k (the corrected Theorem 6 illustration).  ``"previous_estimate"`` is
+  the paper's reading (Sec. 7.3): Def. 5 evaluated on the collector's noisy
+  estimate of ``Pr{s^{r-1} | L}``, capped by the belief used before.  Clipped
+  noise spread over a large combination makes that estimate *smaller* than the
+  truth, so this reading can break the guarantee (see the experiments chapter);
 * ``combine="inverse_variance"`` (default) pools estimates of the same
   combination with weights ``n (p-q)^2 / (q(1-q))``; ``"mean"`` is the paper's
   plain average;
@@ -63,7 +66,7 @@ __all__ = ["TreeNode", "JointPool", "best_split", "grow_from_counts", "clldp_tre
            "CANDIDATE_RULES", "OMEGA_UPDATES", "COMBINE_RULES"]
 
 CANDIDATE_RULES = ("covering", "literal")
-OMEGA_UPDATES = ("previous_estimate", "first_round")
+OMEGA_UPDATES = ("first_round", "previous_estimate")
 COMBINE_RULES = ("inverse_variance", "mean")
 _MIN_EPS = 1e-9  # budgets below this are treated as "no report"
 
@@ -368,11 +371,12 @@ class CLLDPTreeResult:
     k: np.ndarray
     rounds: int
     groups_per_round: list = field(default_factory=list)
+    sets: list = field(default_factory=list)  # per round, every user's combination after that round
 
 
 def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int, epsilon: float, dep: int,
                mechanism: str, k: Any, omega_fns: Sequence[Callable[[int], float]], rng: Any = None, *,
-               budget_rule: str = "remaining_even", omega_update: str = "previous_estimate",
+               budget_rule: str = "remaining_even", omega_update: str = "first_round",
                candidate_rule: str = "covering", combine: str = "inverse_variance") -> CLLDPTreeResult:
     """Algorithm 4: multi-round CART under CLLDP (``mechanism`` = ``"khr"`` or ``"basic"``)."""
     eps = check_epsilon(epsilon)
@@ -460,6 +464,7 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
         fallback = np.clip(totals, 0, None) / np.clip(totals, 0, None).sum()
     frontier = _decide(root, stats, totals, dep, fallback)
     rounds = 1
+    history = [list(user_set)]
     for r in range(2, dep + 1):
         if not frontier:
             break
@@ -510,6 +515,7 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
                     user_set[i] = new_sets[j]
         else:
             groups_per_round.append(0)
+        history.append(list(user_set))
         next_frontier = []
         for nd in frontier:
             stats, totals = _node_stats(pool, nd, t)
@@ -517,7 +523,7 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
         frontier = next_frontier
     for nd in frontier:  # only reachable when rounds stop early
         nd.make_leaf(None, fallback)
-    return CLLDPTreeResult(root, ledger, k_user, rounds, groups_per_round)
+    return CLLDPTreeResult(root, ledger, k_user, rounds, groups_per_round, history)
 
 
 def _route(node: TreeNode, codes: np.ndarray, rows: np.ndarray, out: np.ndarray) -> None:
@@ -543,7 +549,7 @@ class CLLDPDecisionTree(CLLDPClassifierBase):
     max_depth : int, default 5
         ``dep``, the number of rounds.
     budget_rule : {"remaining_even", "paper_literal"}
-    omega_update : {"previous_estimate", "first_round"}
+    omega_update : {"first_round", "previous_estimate"}
     candidate_rule : {"covering", "literal"}
     combine : {"inverse_variance", "mean"}
     n_categories : list of int or None
@@ -560,11 +566,13 @@ class CLLDPDecisionTree(CLLDPClassifierBase):
         The belief each user calibrated each round with (1 where she did not report).
     k_ : ndarray
         Heads used by every reporting user.
+    combinations_ : list of lists of frozenset
+        Per round, every reporting user's attribute combination after that round.
     """
 
     def __init__(self, epsilon: float = 1.0, mechanism: str = "khr", k: Any = "eq8", omega: Any = "sample",
                  omega_fraction: float = 0.1, max_depth: int = 5, budget_rule: str = "remaining_even",
-                 omega_update: str = "previous_estimate", candidate_rule: str = "covering",
+                 omega_update: str = "first_round", candidate_rule: str = "covering",
                  combine: str = "inverse_variance", n_categories: Sequence[int] | None = None,
                  random_state: Any = None) -> None:
         self.epsilon = epsilon
@@ -607,6 +615,7 @@ class CLLDPDecisionTree(CLLDPClassifierBase):
             self.omegas_ = res.ledger.omega_used
             self.k_ = res.k
             self.groups_per_round_ = res.groups_per_round
+            self.combinations_ = res.sets
         elif self.mechanism == "labeldp":
             oracle = SubsetSelection(self.epsilon, m_l, "ceil")
             reports = np.asarray(oracle.perturb(yr, gen), dtype=np.int64)
