@@ -14,7 +14,7 @@ from ldp.clldp import (KHR, BasicSolution, approx_n_variance, approx_n_variance_
                        khr_leakage, khr_p, khr_q, khr_theta, khr_variance, label_channel, labeldp_channel,
                        labeldp_leakage, leakage_increment, omega, omega_bruteforce, omega_curve, privacy_leakage,
                        resolve_k, select_k)
-from ldp.clldp import khr as khr_module
+from ldp.oracles import subset as subset_module
 from ldp.clldp.datasets import SYNTHETIC_NAMES, synthetic_conditional
 from ldp.clldp.paper import TABLE1, TABLE4
 from ldp.oracles import GRR, SUE, SubsetSelection, UnaryEncoding
@@ -222,7 +222,7 @@ def test_reports_have_exactly_k_distinct_ones_and_pq():
 @pytest.mark.parametrize("force_sparse", [False, True])
 def test_sampler_follows_channel(force_sparse, monkeypatch):
     if force_sparse:
-        monkeypatch.setattr(khr_module, "SPARSE_DOMAIN", 2)
+        monkeypatch.setattr(subset_module, "_SPARSE_DOMAIN", 2)  # SS's rejection sampler for huge domains
     mech = KHR(1.0, 0.5, 2, 3, 2)  # m = 6, k = 2: 15 subsets
     subsets = mech.output_subsets()
     index = {tuple(s): j for j, s in enumerate(subsets)}
@@ -237,7 +237,8 @@ def test_sampler_follows_channel(force_sparse, monkeypatch):
 def test_sparse_sampler_uniform_subsets(monkeypatch):
     # spec §6.17: every 2-subset of the 5 other values equally likely, x never present (when p -> 0 part)
     rng = np.random.default_rng(5)
-    gen = khr_module._sparse_subsets(np.full(20_000, 2), 6, 2, 0.0, rng)
+    gen = subset_module._distinct_by_rejection(20_000, 2, 5, rng)
+    gen += gen >= 2
     assert not np.any(gen == 2)
     pairs = np.sort(gen, axis=1)
     codes = pairs[:, 0] * 6 + pairs[:, 1]

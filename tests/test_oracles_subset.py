@@ -209,3 +209,22 @@ def test_bad_reports_and_inputs():
         o.support_counts(np.array([[0, 6]]))
     with pytest.raises(ValueError, match="distinct values"):
         o.channel_entry(0, [1, 1])
+
+
+def test_huge_domain_uses_rejection_sampling_with_the_right_inclusion_rates():
+    """Above 2**16 values SS draws subsets by rejection (memory O(n omega)); rows stay distinct and the
+    own/other inclusion probabilities stay p and q (z-tests at 5 standard errors)."""
+    d, n = 200_000, 100_000
+    ss = SubsetSelection(3.0, d, subset_size=4)
+    assert ss._sparse
+    x = np.full(n, 7)
+    R = ss.perturb(x, np.random.default_rng(21))
+    srt = np.sort(R, axis=1)
+    assert np.all(srt[:, 1:] != srt[:, :-1])
+    own = np.mean(np.any(R == 7, axis=1))
+    assert abs(own - ss.p) <= 5 * np.sqrt(ss.p * (1 - ss.p) / n)
+    counts = ss.support_counts(R)
+    others = np.delete(counts, 7)
+    # every other value is included with probability q: the total is exactly n*omega - own count
+    assert others.sum() == n * 4 - counts[7]
+    assert abs(others.mean() / n - ss.q) <= 5 * np.sqrt(ss.q / (n * (d - 1)))

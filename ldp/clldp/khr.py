@@ -45,9 +45,6 @@ __all__ = [
     "KHR",
 ]
 
-#: domains above this size use the sparse rejection sampler (SS's bitmap sampler
-#: touches O(m) bytes per user, which is slow for the 10^5-10^6-cell domains of deep tree rounds)
-SPARSE_DOMAIN = 1 << 16
 
 
 def check_omega(omega: Any, name: str = "omega") -> float:
@@ -139,31 +136,6 @@ def expected_sq_l2(epsilon: float, omega: float, k: int, m: int, n: int) -> floa
     return (m * approx_n_variance(p, q) + (1 - p - q) / (p - q)) / n
 
 
-def _sparse_subsets(x: np.ndarray, m: int, k: int, p: float, gen: np.random.Generator) -> np.ndarray:
-    """kHR reports for huge ``m`` and small ``k``: rejection sampling of distinct draws, O(n k) memory.
-
-    Every row starts as ``k`` i.i.d. uniform draws from ``{0..m-2}``; rows with a
-    repeated value are redrawn until all rows are duplicate-free, which makes each
-    row a uniform ``k``-subset.  Values are then shifted past the user's own
-    index.  With probability ``p`` one uniformly chosen member is replaced by the
-    own index; by exchangeability the other ``k - 1`` stay a uniform subset.
-    """
-    n = x.size
-    out = gen.integers(0, m - 1, size=(n, k))
-    todo = np.arange(n)
-    while todo.size:
-        rows = np.sort(out[todo], axis=1)
-        dup = np.any(rows[:, 1:] == rows[:, :-1], axis=1)
-        todo = todo[dup]
-        if todo.size:
-            out[todo] = gen.integers(0, m - 1, size=(todo.size, k))
-    out += out >= x[:, None]
-    keep = gen.random(n) < p
-    pos = gen.integers(0, k, size=n)
-    out[keep, pos[keep]] = x[keep]
-    return out
-
-
 class KHR(FrequencyOracle):
     """k heads response over the product domain ``[m_attr] x [m_label]`` (Xue et al., Algorithms 1-2).
 
@@ -216,10 +188,6 @@ class KHR(FrequencyOracle):
 
     # ------------------------------------------------------------------ parameters
     @property
-    def _sparse(self) -> bool:
-        return self.m > SPARSE_DOMAIN and self.k * self.k < self.m
-
-    @property
     def p(self) -> float:
         return self._p
 
@@ -240,8 +208,6 @@ class KHR(FrequencyOracle):
         """Algorithm 1 for a whole population of indices ``x``: an ``n x k`` array of distinct indices."""
         x = self._codes(x)
         gen = as_generator(rng)
-        if self._sparse:
-            return _sparse_subsets(x, self.m, self.k, self.p, gen)
         return np.asarray(self.as_subset_selection().perturb(x, gen), dtype=np.int64)
 
     def perturb_pairs(self, attr: Any, label: Any, rng: Any = None) -> np.ndarray:
@@ -252,8 +218,6 @@ class KHR(FrequencyOracle):
         """Per-user perturbation followed by aggregation, without keeping the reports."""
         x = self._codes(x)
         gen = as_generator(rng)
-        if self._sparse:
-            return self.support_counts(_sparse_subsets(x, self.m, self.k, self.p, gen))
         return self.as_subset_selection().perturb_and_count(x, gen)
 
     # ------------------------------------------------------------------ server side

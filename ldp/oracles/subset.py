@@ -30,6 +30,7 @@ from .base import FrequencyOracle
 MAX_CHANNEL_OUTPUTS = 5000
 #: bytes of the per-chunk membership bitmap used by the vectorised Floyd sampler (4 MiB: cache friendly)
 _CHUNK_BYTES = 1 << 22
+_SPARSE_DOMAIN = 1 << 16  # above this domain size (with omega**2 < d) subsets are drawn by rejection
 
 SUBSET_SIZE_RULES = ("optimal", "floor", "ceil", "rint")
 
@@ -81,6 +82,40 @@ def subset_size(epsilon: float, d: int, rule: str = "optimal") -> int:
 
 def _log_comb(n: int, k: int) -> float:
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def _floyd(m: int, omega: int, big: int, flat: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """``m`` uniform ``omega``-subsets of ``{0, ..., big-1}`` by Floyd's algorithm, vectorised over users.
+
+    ``flat`` is an all-False membership bitmap of at least ``m * big`` entries; it is left all-False.
+    """
+    base = np.arange(m) * big
+    cols = np.empty((omega, m), dtype=np.int64)
+    for t in range(omega):  # Floyd: one new member per step, uniform over the not-yet-chosen values
+        j = big - omega + t
+        cand = gen.integers(0, j + 1, size=m)
+        pick = np.where(flat[base + cand], j, cand)
+        flat[base + pick] = True
+        cols[t] = pick
+    flat[(cols + base).ravel()] = False  # reset only the touched bits for the next chunk
+    return cols.T.copy()
+
+
+def _distinct_by_rejection(m: int, omega: int, big: int, gen: np.random.Generator) -> np.ndarray:
+    """``m`` uniform ``omega``-subsets of ``{0, ..., big-1}``: i.i.d. draws, rows with a repeat redrawn.
+
+    Conditioning i.i.d. uniform draws on being distinct gives a uniformly ordered uniform subset.  A row
+    repeats with probability below ``omega**2 / (2 big)``, so for ``omega**2 < big`` few rounds are needed;
+    memory is O(m omega) whatever the domain size.
+    """
+    out = gen.integers(0, big, size=(m, omega))
+    todo = np.arange(m)
+    while todo.size:
+        rows = np.sort(out[todo], axis=1)
+        todo = todo[np.any(rows[:, 1:] == rows[:, :-1], axis=1)]
+        if todo.size:
+            out[todo] = gen.integers(0, big, size=(todo.size, omega))
+    return out
 
 
 class SubsetSelection(FrequencyOracle):
@@ -140,25 +175,20 @@ class SubsetSelection(FrequencyOracle):
         return self.epsilon
 
     # ------------------------------------------------------------------ client side
+    @property
+    def _sparse(self) -> bool:
+        """Huge domains with small subsets: rejection sampling beats a membership bitmap of width d."""
+        return self.d > _SPARSE_DOMAIN and self.subset_size ** 2 < self.d
+
     def _chunks(self, x: np.ndarray, gen: np.random.Generator) -> Iterator[tuple[slice, np.ndarray]]:
-        """Yield ``(user slice, m x omega block of subsets)`` chunk by chunk (vectorised Floyd)."""
+        """Yield ``(user slice, m x omega block of subsets)`` chunk by chunk."""
         omega, big = self.subset_size, self.d - 1
-        rows = max(1, _CHUNK_BYTES // big)
-        flat = np.zeros(min(rows, x.size) * big, dtype=bool)  # membership bitmap, row-major m x (d-1)
+        rows = max(1, _CHUNK_BYTES // (8 * omega if self._sparse else big))
+        flat = None if self._sparse else np.zeros(min(rows, x.size) * big, dtype=bool)
         for start in range(0, x.size, rows):
             stop = min(start + rows, x.size)
             m = stop - start
-            base = np.arange(m) * big
-            cols = np.empty((omega, m), dtype=np.int64)
-            # Floyd: a uniform omega-subset of {0, ..., d-2}, one member per step
-            for t in range(omega):
-                j = big - omega + t
-                cand = gen.integers(0, j + 1, size=m)
-                pick = np.where(flat[base + cand], j, cand)
-                flat[base + pick] = True
-                cols[t] = pick
-            flat[(cols + base).ravel()] = False  # reset only the touched bits for the next chunk
-            block = cols.T.copy()
+            block = _distinct_by_rejection(m, omega, big, gen) if flat is None else _floyd(m, omega, big, flat, gen)
             xv = x[start:stop]
             block += block >= xv[:, None]  # map {0..d-2} onto the d-1 values other than x
             # with probability p the true value replaces one uniformly chosen member: by
