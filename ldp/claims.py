@@ -302,7 +302,7 @@ class ClaimsTable:
                 return np.array2string(v, precision=3, threshold=8)
             return str(v)
 
-        styler = df.style.format({"paper": fmt, "ours": fmt})
+        styler = df.style.format(escape="html").format({"paper": fmt, "ours": fmt}, escape="html")
         styler = styler.map(lambda v: f"background-color: {colours.get(v, '')}", subset=["verdict"])
         return styler.set_properties(**{"text-align": "left", "white-space": "normal"})
 
@@ -323,14 +323,18 @@ class ClaimsTable:
             from myst_nb import glue
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("ClaimsTable.glue needs myst_nb (pip install 'ldp-compendium[book]')") from exc
+        def plain(v: Any) -> Any:  # numpy scalars' reprs (np.float64(...)) break glue's number formatting
+            return v.item() if isinstance(v, np.generic) else v
+
         for i, row in enumerate(self._rows, start=1):
             glue(f"{self.chapter}-claim-{i}-verdict", row["verdict"], display=False)
-            glue(f"{self.chapter}-claim-{i}-ours", row["ours"], display=False)
-            glue(f"{self.chapter}-claim-{i}-paper", row["paper"], display=False)
+            glue(f"{self.chapter}-claim-{i}-ours", plain(row["ours"]), display=False)
+            glue(f"{self.chapter}-claim-{i}-paper", plain(row["paper"]), display=False)
         for verdict, count in self.totals().items():
             glue(f"{self.chapter}-claims-total-{verdict.replace(' ', '-')}", count, display=False)
         glue(f"{self.chapter}-claims-total", len(self), display=False)
-        glue(f"{self.chapter}-claims", self.frame(), display=False)
+        with pd.option_context("display.max_colwidth", None):  # reasons are shown whole on the scoreboard
+            glue(f"{self.chapter}-claims", self.frame(), display=False)
 
     def to_records(self) -> list[dict[str, Any]]:
         """The rows as JSON-ready dicts (numpy values converted, other objects as strings)."""

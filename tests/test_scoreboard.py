@@ -160,10 +160,6 @@ def test_totals_row_per_chapter(suffix):
     assert rows and all(f"-{suffix}:d`" in row for row in rows)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ldp.claims glues the claims DataFrame under pandas' default display.max_colwidth (50 characters), so the "
-    "scoreboard shows long claims and reasons cut with '...'; fix in ClaimsTable.glue: glue the table inside "
-    "pd.option_context('display.max_colwidth', None). Remove this marker once fixed."))
 def test_glued_table_shows_claims_and_reasons_in_full(monkeypatch):
     import myst_nb.ext.glue as glue_ext
 
