@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._checks import as_generator, check_counts, check_epsilon, check_int
+from ._checks import as_generator, check_epsilon, check_int
 from .audit import channel_epsilon, check_channel
+from .channels import simulate_channel_counts
 from .estimate import ibu
 from .metrics import total_variation
 
@@ -470,13 +471,7 @@ def simulate_reports(channel: Any, true_counts: Any, rng: Any = None) -> np.ndar
         Number of users holding each input.
     """
     T = check_channel(channel, atol=1e-9, name="channel")
-    counts = check_counts(true_counts, T.shape[0], "true_counts")
-    gen = as_generator(rng)
-    out = np.zeros(T.shape[1], dtype=np.int64)
-    for x in np.flatnonzero(counts):
-        row = T[x] / T[x].sum()
-        out += gen.multinomial(int(counts[x]), row)
-    return out
+    return simulate_channel_counts(T, true_counts, rng)
 
 
 def joint_error(task: PairTask, channel: Any, rng: Any = None, *, n: int | None = None,

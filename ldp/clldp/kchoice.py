@@ -14,7 +14,6 @@ ceiling at most ``⌊m/2⌋``.
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable
 
 import numpy as np

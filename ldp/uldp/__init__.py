@@ -3,7 +3,7 @@
 Modules (one idea each):
 
 ``model``      sensitive sets, the 2-D ULDP model and its four cases, exact ULDP checks on a channel
-``channels``   sampling, inversion and exact variance for any square channel
+(shared)       sampling, inversion and exact variance of finite channels live in :mod:`ldp.channels`
 ``mechanism``  the common interface (channel, exact count sampler, estimator, exact error)
 ``urr``        uRR of Murakami & Kawamoto (one attribute)
 ``joint``      the base class of the two-attribute mechanisms

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_codes
-from . import channels
+from .. import channels
 from .mechanism import ChannelMechanism
 from .model import ULDPModel2D
 

@@ -7,7 +7,7 @@ flattened row-major to ``K`` cells when a channel is involved.
 
 Subclasses provide :meth:`channel` and may override
 :meth:`estimate_from_frequencies` and :meth:`variance` with closed forms (the
-defaults are the exact channel-inversion formulas of :mod:`ldp.uldp.channels`,
+defaults are the exact channel-inversion formulas of :mod:`ldp.channels`,
 which the tests use as oracles).  Everything random takes ``rng``.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_counts, check_epsilon
-from . import channels
+from .. import channels
 
 __all__ = ["ChannelMechanism"]
 

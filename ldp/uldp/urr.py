@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_domain_size
-from . import channels
+from .. import channels
 from .mechanism import ChannelMechanism
 from .model import SensitiveDomain
 

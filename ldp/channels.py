@@ -1,8 +1,9 @@
-"""Exact tools for a square, invertible channel: sampling, inversion, variance.
+"""Exact tools for any finite channel: per-user sampling, count-level sampling, inversion, variance.
 
-Every mechanism of this chapter has a finite input set of size ``K`` and the
-same output set, so its channel ``P`` (rows = inputs) is a ``K × K``
-row-stochastic matrix.  Given report counts ``c`` of ``N`` users,
+A finite mechanism is its channel ``P`` (rows = inputs, columns = outputs,
+row-stochastic).  Sampling works for any shape.  When inputs and outputs are
+the same set (``K × K``, as for JuRR, CPRR, uRR and GRR), report counts ``c`` of
+``N`` users satisfy
 
     E[c / N] = Pᵀ f,
 
@@ -27,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_codes, check_counts
+from ._checks import as_generator, check_codes, check_counts
 
 __all__ = [
     "check_square_channel",
@@ -74,11 +75,11 @@ def sample_channel(P: np.ndarray, codes: Any, rng: Any = None) -> np.ndarray:
     """Per-user reports: user ``u`` with input ``codes[u]`` reports ``o`` with probability ``P[codes[u], o]``.
 
     Exact (one categorical draw per user), vectorised over users: the users are
-    grouped by input cell and each group is drawn at once, so the cost is
-    ``O(N + K²)`` with no ``N × K`` matrix.
+    grouped by input and each group is drawn at once, so the cost is
+    ``O(N + K M)`` for a ``K × M`` channel, with no ``N × M`` matrix.
     """
     P = np.asarray(P, dtype=float)
-    K = P.shape[0]
+    K, M = P.shape
     codes = check_codes(codes, K, "codes")
     gen = as_generator(rng)
     out = np.empty(codes.size, dtype=np.int64)
@@ -87,23 +88,23 @@ def sample_channel(P: np.ndarray, codes: Any, rng: Any = None) -> np.ndarray:
     for v in range(K):
         lo, hi = bounds[v], bounds[v + 1]
         if hi > lo:
-            out[order[lo:hi]] = gen.choice(K, size=hi - lo, p=P[v])
+            out[order[lo:hi]] = gen.choice(M, size=hi - lo, p=P[v])
     return out
 
 
 def simulate_channel_counts(P: np.ndarray, true_counts: Any, rng: Any = None) -> np.ndarray:
-    """Report counts drawn exactly: ``Σ_v Multinomial(n_v, P[v])`` over input cells ``v``.
+    """Report counts drawn exactly: ``Σ_v Multinomial(n_v, P[v])`` over inputs ``v`` (any ``K × M`` channel).
 
     Equal in distribution to :func:`sample_channel` followed by ``bincount``
-    (the per-user draws of one input cell are i.i.d. categorical).
+    (the per-user draws of one input are i.i.d. categorical).
     """
     P = np.asarray(P, dtype=float)
-    K = P.shape[0]
+    K, M = P.shape
     counts = check_counts(true_counts, K, "true_counts")
     gen = as_generator(rng)
-    out = np.zeros(K, dtype=np.int64)
+    out = np.zeros(M, dtype=np.int64)
     for v in np.flatnonzero(counts):
-        out += gen.multinomial(int(counts[v]), P[v])
+        out += gen.multinomial(int(counts[v]), P[v] / P[v].sum())
     return out
 
 
