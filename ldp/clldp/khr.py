@@ -208,7 +208,7 @@ class KHR(FrequencyOracle):
         """Algorithm 1 for a whole population of indices ``x``: an ``n x k`` array of distinct indices."""
         x = self._codes(x)
         gen = as_generator(rng)
-        return np.asarray(self.as_subset_selection().perturb(x, gen), dtype=np.int64)
+        return self.as_subset_selection().perturb(x, gen)  # smallest integer dtype that holds m - 1
 
     def perturb_pairs(self, attr: Any, label: Any, rng: Any = None) -> np.ndarray:
         """:meth:`perturb` applied to :meth:`encode` ``(attr, label)``."""

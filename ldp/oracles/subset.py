@@ -30,6 +30,7 @@ from .base import FrequencyOracle
 MAX_CHANNEL_OUTPUTS = 5000
 #: bytes of the per-chunk membership bitmap used by the vectorised Floyd sampler (4 MiB: cache friendly)
 _CHUNK_BYTES = 1 << 22
+_BITMAP_BYTES = 1 << 20  # Floyd membership bitmap per chunk: small enough to stay in cache
 _SPARSE_DOMAIN = 1 << 16  # above this domain size (with omega**2 < d) subsets are drawn by rejection
 
 SUBSET_SIZE_RULES = ("optimal", "floor", "ceil", "rint")
@@ -88,17 +89,22 @@ def _floyd(m: int, omega: int, big: int, flat: np.ndarray, gen: np.random.Genera
     """``m`` uniform ``omega``-subsets of ``{0, ..., big-1}`` by Floyd's algorithm, vectorised over users.
 
     ``flat`` is an all-False membership bitmap of at least ``m * big`` entries; it is left all-False.
+    Each step is six in-place numpy calls on int32 buffers; keep ``m * big`` small enough for the
+    bitmap to stay in cache (the caller's chunking does).
     """
-    base = np.arange(m) * big
-    cols = np.empty((omega, m), dtype=np.int64)
+    base = np.arange(m, dtype=np.int32) * np.int32(big)
+    idx = np.empty(m, dtype=np.int32)
+    cols = np.empty((omega, m), dtype=np.int32)
     for t in range(omega):  # Floyd: one new member per step, uniform over the not-yet-chosen values
         j = big - omega + t
-        cand = gen.integers(0, j + 1, size=m)
-        pick = np.where(flat[base + cand], j, cand)
-        flat[base + pick] = True
-        cols[t] = pick
+        cand = gen.integers(0, j + 1, size=m, dtype=np.int32)
+        np.add(cand, base, out=idx)
+        np.copyto(cand, j, where=flat[idx])  # already taken: take j instead (j is never taken before step t)
+        np.add(cand, base, out=idx)
+        flat[idx] = True
+        cols[t] = cand
     flat[(cols + base).ravel()] = False  # reset only the touched bits for the next chunk
-    return cols.T.copy()
+    return np.ascontiguousarray(cols.T)
 
 
 def _distinct_by_rejection(m: int, omega: int, big: int, gen: np.random.Generator) -> np.ndarray:
@@ -183,7 +189,7 @@ class SubsetSelection(FrequencyOracle):
     def _chunks(self, x: np.ndarray, gen: np.random.Generator) -> Iterator[tuple[slice, np.ndarray]]:
         """Yield ``(user slice, m x omega block of subsets)`` chunk by chunk."""
         omega, big = self.subset_size, self.d - 1
-        rows = max(1, _CHUNK_BYTES // (8 * omega if self._sparse else big))
+        rows = max(1, _CHUNK_BYTES // (8 * omega) if self._sparse else _BITMAP_BYTES // big)
         flat = None if self._sparse else np.zeros(min(rows, x.size) * big, dtype=bool)
         for start in range(0, x.size, rows):
             stop = min(start + rows, x.size)
