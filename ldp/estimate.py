@@ -376,36 +376,38 @@ def ibu_grr(
 
 def _ibu_grr_loop(pi: np.ndarray, frac: np.ndarray, used: np.ndarray, a: float, q: float, max_iter: int,
                   tol: float) -> tuple[np.ndarray, int, bool]:
-    """The IBU iteration for GRR with preallocated buffers: about ten in-place O(d) ufunc calls per step.
+    """The IBU iteration for GRR with preallocated buffers, same iterates and stopping rule as :func:`_run_em`.
 
-    Same iterates and stopping rule as :func:`_run_em` (L1 change <= tol); at d = 1000 one step costs a
-    few microseconds, i.e. it is bound by Python call overhead, not arithmetic.
+    With ``w = frac / (a π + q)`` the update is ``π' = π ∘ (a w + q Σw)``, and it needs no
+    normalisation: ``Σ π'= a Σ π w + q Σ w = Σ frac (a π + q)/(a π + q) = 1`` exactly.  So one step is
+    seven in-place O(d) ufunc calls plus three for the L1 change; at d = 1000 it is bound by Python
+    call overhead, not arithmetic.  (A renormalisation every 64 steps removes rounding drift.)
     """
     pi = pi.copy()
-    denom, w, new, diff = (np.empty_like(pi) for _ in range(4))
+    denom, w, prev = (np.empty_like(pi) for _ in range(3))
     all_used = bool(used.all())
     converged, it = False, 0
     for it in range(1, max_iter + 1):
+        np.copyto(prev, pi)
         np.multiply(pi, a, out=denom)
-        np.add(denom, q, out=denom)
+        denom += q
         if all_used:
             np.divide(frac, denom, out=w)
-        else:
+        else:  # values nobody reported keep w = 0 (w is overwritten in place every step)
             w.fill(0.0)
             np.divide(frac, denom, out=w, where=used)
         shift = q * w.sum()
-        np.multiply(w, a, out=w)
-        np.add(w, shift, out=w)
-        np.multiply(w, pi, out=new)
-        np.multiply(new, 1.0 / new.sum(), out=new)
-        np.subtract(new, pi, out=diff)
-        np.abs(diff, out=diff)
-        change = diff.sum()
-        pi, new = new, pi
+        w *= a
+        w += shift
+        pi *= w
+        if it % 64 == 0:
+            pi /= pi.sum()
+        np.subtract(pi, prev, out=prev)
+        change = np.abs(prev, out=prev).sum()
         if change <= tol:
             converged = True
             break
-    return pi, it, converged
+    return pi / pi.sum(), it, converged
 
 
 def ue_composite_log_likelihood(support_counts: Any, n: int, p: float, q: float, pi: Any) -> float:
