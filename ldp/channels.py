@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .audit import check_channel
 from ._checks import as_generator, check_codes, check_counts
 
 __all__ = [
@@ -44,18 +45,9 @@ __all__ = [
 
 def check_square_channel(P: Any, name: str = "P", atol: float = 1e-9) -> np.ndarray:
     """A square, finite, non-negative, row-stochastic float matrix (else ``ValueError``)."""
-    arr = np.asarray(P, dtype=float)
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] == 0:
+    arr = check_channel(P, atol=atol, name=name)
+    if arr.shape[0] != arr.shape[1]:
         raise ValueError(f"{name} must be a non-empty square matrix, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite")
-    if np.any(arr < 0):
-        i, j = np.unravel_index(np.argmin(arr), arr.shape)
-        raise ValueError(f"{name} must be non-negative, got {name}[{i}, {j}] = {arr[i, j]!r}")
-    sums = arr.sum(axis=1)
-    if np.any(np.abs(sums - 1) > atol):
-        i = int(np.argmax(np.abs(sums - 1)))
-        raise ValueError(f"{name} must be row-stochastic: row {i} sums to {sums[i]!r}")
     return arr
 
 

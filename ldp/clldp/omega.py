@@ -30,6 +30,7 @@ import numpy as np
 
 from .._checks import check_int
 from ..estimate import clip_normalise
+from ..audit import check_channel
 
 __all__ = ["check_conditional", "omega", "omega_curve", "omega_bruteforce", "conditional_from_joint"]
 
@@ -48,22 +49,14 @@ def check_conditional(cond: Any, name: str = "cond", atol: float = 1e-9) -> np.n
         If it is not 2-D with at least 2 rows and 1 column, has a negative or
         non-finite entry, or a row that does not sum to 1 within ``atol``.
     """
-    arr = np.asarray(cond)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real numeric matrix, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if arr.ndim != 2 or arr.shape[0] < 2 or arr.shape[1] < 1:
+    try:
+        arr = check_channel(cond, atol=atol, name=name)
+    except ValueError as exc:
+        if "row-stochastic" not in str(exc):
+            raise
+        raise ValueError(f"every row of {name} must sum to 1 (it is Pr{{s | l}}): {exc}") from None
+    if arr.shape[0] < 2:
         raise ValueError(f"{name} must be a 2-D table with >= 2 label rows and >= 1 column, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must contain only finite entries")
-    if np.any(arr < 0):
-        i, j = np.unravel_index(np.argmin(arr), arr.shape)
-        raise ValueError(f"{name} must be non-negative, got {name}[{i}, {j}] = {arr[i, j]!r}")
-    sums = arr.sum(axis=1)
-    bad = np.flatnonzero(np.abs(sums - 1) > atol)
-    if bad.size:
-        raise ValueError(f"every row of {name} must sum to 1 (it is Pr{{s | l}}); row {int(bad[0])} sums to "
-                         f"{sums[bad[0]]!r}")
     return arr
 
 
