@@ -88,7 +88,7 @@ def check_channel(P: Any, atol: float = 1e-12, name: str = "P") -> np.ndarray:
     if bad.size:
         i = int(bad[0])
         raise ValueError(
-            f"{name} must be row-stochastic: row {i} sums to {sums[i]!r}, not 1 (atol={atol:g}); "
+            f"{name} must be row-stochastic: row {i} sums to {float(sums[i])!r}, not 1 (atol={atol:g}); "
             f"{bad.size} of {arr.shape[0]} rows fail"
         )
     return arr
