@@ -324,18 +324,39 @@ def test_conditional_modes():
 
 
 # ----------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("bad, exc", [
-    (np.array([[0.5, 0.4], [0.5, 0.5]]), ValueError),       # row does not sum to 1
-    (np.array([[1.2, -0.2], [0.5, 0.5]]), ValueError),      # negative probability
-    (np.array([0.5, 0.5]), ValueError),                     # not 2-D
-    (np.array([[np.nan, 1.0], [0.5, 0.5]]), ValueError),
-    ([["a", "b"]], TypeError),
+@pytest.mark.parametrize("bad, exc, message", [
+    (np.array([[0.5, 0.4], [0.5, 0.5]]), ValueError, r"row-stochastic: row 0 sums to 0\.9"),   # row sum != 1
+    (np.array([[1.2, -0.2], [0.5, 0.5]]), ValueError, r"non-negative.*P\[0, 1\]"),          # negative entry
+    (np.array([0.5, 0.5]), ValueError, r"2-D matrix.*shape \(2,\)"),                       # not 2-D
+    (np.array([[np.nan, 1.0], [0.5, 0.5]]), ValueError, r"finite"),
+    ([["a", "b"]], TypeError, r"numeric"),
 ])
-def test_bad_conditionals_fail_clearly(bad, exc):
+def test_bad_conditionals_fail_clearly(bad, exc, message):
+    """Each validator names the table, the offending row/entry and what was expected."""
     for fn in (lambda P: th.cpl_alg2(P, 1.0), lambda P: th.cpl_grr(P, 1.0), th.cpl_saturation,
-               lambda P: th.cpl_alg1(P, np.eye(2))):
-        with pytest.raises(exc):
+               lambda P: th.cpl_alg1(P, np.eye(2)), th.check_conditional):
+        with pytest.raises(exc, match=message):
             fn(bad)
+
+
+@pytest.mark.parametrize("g, gp, message", [
+    ([0.5, 0.4], [0.5, 0.5], r"g must sum to 1.*0\.9"),
+    ([0.5, 0.5], [1.2, -0.2], r"gp must be finite and non-negative"),
+])
+def test_alg2_pair_rejects_bad_rows(g, gp, message):
+    with pytest.raises(ValueError, match=message):
+        th.alg2_pair(g, gp, 1.0)
+
+
+@pytest.mark.parametrize("delta", [-0.1, -1e-12, 1.0, 1.5, float("nan"), float("inf")])
+def test_delta_outside_unit_interval_rejected_by_pair_and_tpl(delta):
+    """δ must lie in [0, 1): the message names δ, its value and the interval (issue 7 acceptance)."""
+    with pytest.raises(ValueError, match=r"delta must lie in \[0, 1\), got"):
+        th.alg2_pair([0.5, 0.5], [0.2, 0.8], 1.0, delta)
+    with pytest.raises(ValueError, match=r"delta must lie in \[0, 1\), got"):
+        th.tpl_bound(1.0, [0.2, 0.3], delta)
+    with pytest.raises(ValueError, match=r"delta must lie in \[0, 1\), got"):
+        th.cpl_alg2(np.eye(2), 1.0, delta)
 
 
 @settings(max_examples=40, deadline=None)

@@ -33,6 +33,16 @@ surrogates whose CPL reaches the observed one.  For a single column this is
 exactly a uniformly random contingency table with the observed margins, which
 ``scipy.stats.random_table`` draws in ``O(cells)`` per surrogate (10,000
 surrogates of a 2.26-million-row table take well under a second).
+
+**Limitation: only single-column surrogates are vectorised.**  When ``W`` has
+several columns (a TPL, where each column is permuted independently), the
+surrogate distribution is no longer that of one table with fixed margins: it
+depends on how the permuted columns line up with each other, and no exact
+count-level sampler is used for it.  :func:`surrogate_test` then falls back to a
+Python loop over surrogates, each permuting all ``N·r`` rows and recounting the
+joint table, i.e. ``O(B·N·r·c)`` work for ``c`` columns.  That is fine for the
+tests' few hundred rows but not for 10,000 surrogates at paper scale; the
+notebooks therefore run the significance test on single released columns only.
 """
 from __future__ import annotations
 
@@ -473,8 +483,10 @@ def surrogate_test(x: Any, w: Any, m: int, k_w: Any, n_surrogates: int = 1000, r
 
     One column: delegated to the exact count-level :func:`surrogate_test_counts`.
     Several columns (a TPL): each column of ``w`` is permuted independently per
-    surrogate (``O(B·N·r)`` work), which breaks their mutual dependence as well
-    as their dependence on ``x``.
+    surrogate, which breaks their mutual dependence as well as their dependence
+    on ``x``.  This path is *not* vectorised: it loops over the ``B`` surrogates in
+    Python, each costing ``O(N·r·c)`` for ``c`` columns (see the module docstring),
+    so keep ``B·N·r`` small there.
     """
     w = np.asarray(w)
     if w.ndim == 1 or (w.ndim == 2 and w.shape[1] == 1):
