@@ -65,7 +65,7 @@ def test_urr_estimator_equals_channel_inversion(d, data, eps):
     np.testing.assert_allclose(mech.estimate(counts), np.linalg.solve(mech.channel().T, counts / counts.sum()),
                                rtol=1e-9, atol=1e-9)
     f = np.random.default_rng(d).dirichlet(np.ones(d))
-    np.testing.assert_allclose(mech.variance(f, 100), channels.inverse_variance(mech.channel(), f, 100),
+    np.testing.assert_allclose(mech.variance(100, f), channels.inverse_variance(mech.channel(), f, 100),
                                rtol=1e-9, atol=1e-15)
 
 
@@ -80,7 +80,7 @@ def test_exact_unbiasedness(setup):
     tdrr = TDRR(eps, model)
     np.testing.assert_allclose(tdrr.estimate_from_frequencies(tdrr.output_distribution(f)),
                                np.outer(f.sum(axis=1), f.sum(axis=0)), atol=1e-10)
-    np.testing.assert_allclose(tdrr.bias(f, 10), np.outer(f.sum(axis=1), f.sum(axis=0)) - f, atol=1e-15)
+    np.testing.assert_allclose(tdrr.bias(10, f), np.outer(f.sum(axis=1), f.sum(axis=0)) - f, atol=1e-15)
 
 
 @given(setup=setups())
@@ -89,11 +89,31 @@ def test_closed_form_variances_equal_the_general_formula(setup):
     model, eps, f, _ = setup
     for cls in (JuRR, CPRR, JointGRR):
         mech = cls(eps, model)
-        np.testing.assert_allclose(mech.variance(f, 1000).ravel(),
+        np.testing.assert_allclose(mech.variance(1000, f).ravel(),
                                    channels.inverse_variance(mech.channel(), f.ravel(), 1000),
                                    rtol=1e-8, atol=1e-14)
         np.testing.assert_allclose(np.diag(channels.inverse_covariance(mech.channel(), f.ravel(), 1000)),
-                                   mech.variance(f, 1000).ravel(), rtol=1e-8, atol=1e-14)
+                                   mech.variance(1000, f).ravel(), rtol=1e-8, atol=1e-14)
+
+
+def test_error_methods_take_the_oracle_argument_order():
+    """variance/bias/expected_squared_error are ``(n, f)`` like ``ldp.oracles``; keywords work; swapped fails."""
+    from ldp.oracles import GRR
+
+    model = ULDPModel2D.first_sensitive(3, 4, 2, 2)
+    f = np.random.default_rng(5).dirichlet(np.ones(12)).reshape(3, 4)
+    grr = JointGRR(2.0, model)
+    np.testing.assert_allclose(grr.variance(n=500, f=f).ravel(), GRR(2.0, 12).variance(n=500, f=f.ravel()),
+                               rtol=1e-12)
+    for mech in (JuRR(2.0, model), CPRR(2.0, model), TDRR(2.0, model), TDRRUnbiased(2.0, model), grr,
+                 URR(2.0, 12, [0, 1])):
+        g = f.ravel() if isinstance(mech, URR) else f
+        np.testing.assert_array_equal(mech.variance(n=500, f=g), mech.variance(500, g))
+        np.testing.assert_array_equal(mech.bias(f=g, n=500), mech.bias(500, g))
+        np.testing.assert_array_equal(mech.expected_squared_error(f=g, n=500),
+                                      mech.variance(500, g) + mech.bias(500, g) ** 2)
+        with pytest.raises(TypeError, match="n must be an integer"):
+            mech.variance(g, 500)
 
 
 # ---------------------------------------------------------------------------- Monte Carlo checks
@@ -118,8 +138,8 @@ def test_monte_carlo_mean_and_variance(cls, sizes):
     mech = cls(2.0, model)
     reps = 1500
     est = _mc(mech, true, reps, seed=123)
-    mean_target = f + mech.bias(f, n)
-    var = mech.variance(f, n)
+    mean_target = f + mech.bias(n, f)
+    var = mech.variance(n, f)
     z = (est.mean(axis=0) - mean_target) / np.sqrt(var / reps)
     assert np.max(np.abs(z)) < 5, (cls.name, np.max(np.abs(z)))
     rel = est.var(axis=0, ddof=1) / var - 1

@@ -326,6 +326,6 @@ def test_bad_users_and_counts():
     with pytest.raises(ValueError, match="sums to 0"):
         mech.simulate_report_counts(np.zeros((3, 4), dtype=int))
     with pytest.raises(ValueError, match="n must be >= 1"):
-        mech.variance(np.full((3, 4), 1 / 12), 0)
+        mech.variance(0, np.full((3, 4), 1 / 12))
     with pytest.raises(ValueError, match="sum to 1"):
-        mech.variance(np.full((3, 4), 1.0), 10)
+        mech.variance(10, np.full((3, 4), 1.0))

@@ -73,19 +73,19 @@ class TDRR(JointMechanism):
         fx, fy = self.marginal_estimates(report_freq)
         return np.outer(fx, fy)
 
-    def bias(self, f: Any, n: int) -> np.ndarray:
+    def bias(self, n: int, f: Any) -> np.ndarray:
         """``f^X_i f^Y_j − f_ij``: the independence bias (exact; the two marginal estimates are independent)."""
         self._n(n)
         ftab = self._freq(f).reshape(self.shape)
         return np.outer(ftab.sum(axis=1), ftab.sum(axis=0)) - ftab
 
-    def variance(self, f: Any, n: int) -> np.ndarray:
+    def variance(self, n: int, f: Any) -> np.ndarray:
         """Exact variance of a product of independent unbiased estimates:
         ``(V_x + μ_x²)(V_y + μ_y²) − μ_x² μ_y²``."""
         n = self._n(n)
         ftab = self._freq(f).reshape(self.shape)
         mx, my = ftab.sum(axis=1), ftab.sum(axis=0)
-        vx, vy = self.x_mech.variance(mx, n), self.y_mech.variance(my, n)
+        vx, vy = self.x_mech.variance(n, mx), self.y_mech.variance(n, my)
         return np.outer(vx + mx ** 2, vy + my ** 2) - np.outer(mx ** 2, my ** 2)
 
 
@@ -98,11 +98,11 @@ class TDRRUnbiased(TDRR):
     def estimate_from_frequencies(self, report_freq: Any) -> np.ndarray:
         return ChannelMechanism.estimate_from_frequencies(self, report_freq)
 
-    def bias(self, f: Any, n: int) -> np.ndarray:
-        return ChannelMechanism.bias(self, f, n)
+    def bias(self, n: int, f: Any) -> np.ndarray:
+        return ChannelMechanism.bias(self, n, f)
 
-    def variance(self, f: Any, n: int) -> np.ndarray:
-        return ChannelMechanism.variance(self, f, n)
+    def variance(self, n: int, f: Any) -> np.ndarray:
+        return ChannelMechanism.variance(self, n, f)
 
 
 class JointGRR(JointMechanism):
@@ -135,7 +135,7 @@ class JointGRR(JointMechanism):
         freq = np.asarray(self._flat(report_freq, "report_freq"), dtype=float)
         return self._shaped(self.oracle.estimate_from_support(freq, 1))
 
-    def variance(self, f: Any, n: int) -> np.ndarray:
+    def variance(self, n: int, f: Any) -> np.ndarray:
         """GRR's variance ``[f p(1−p) + (1−f) q(1−q)] / (N (p−q)²)`` per cell."""
         n = self._n(n)
         return self._shaped(self.oracle.variance(n, self._freq(f)))

@@ -95,6 +95,7 @@ class CPRR(JointMechanism):
         """Algorithm 4 (corrected): the uRR estimator on the flat cells."""
         return self._shaped(self.flat.estimate_from_frequencies(self._flat(report_freq, "report_freq")))
 
-    def variance(self, f: Any, n: int) -> np.ndarray:
+    def variance(self, n: int, f: Any) -> np.ndarray:
         """Exact variance: Eq. (56) on ``S'``; ``f(1−t')/(N t')`` on ``W_I×V_I`` (Eq. (57) as printed is wrong)."""
-        return self._shaped(self.flat.variance(self._flat(f, "f"), n))
+        n = self._n(n)
+        return self._shaped(self.flat.variance(n, self._flat(f, "f")))

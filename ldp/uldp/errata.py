@@ -169,7 +169,7 @@ def errata_table(jurr: JuRR, cprr: CPRR, f: Any, n: int) -> pd.DataFrame:
         mask = mech.model.region_masks()[region]
         if not mask.any():
             continue
-        exact = mech.variance(ftab, n)[mask]
+        exact = mech.variance(n, ftab)[mask]
         printed = fn(mech, ftab, n)[mask]
         rows.append(dict(mechanism=mech.name, formula=label, kind="variance", region=region,
                          printed=float(np.max(printed / exact)), corrected=1.0,

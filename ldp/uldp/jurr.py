@@ -201,7 +201,7 @@ class JuRR(JointMechanism):
         return f
 
     # ------------------------------------------------------------------ exact variance
-    def variance(self, f: Any, n: int) -> np.ndarray:
+    def variance(self, n: int, f: Any) -> np.ndarray:
         """Exact per-cell variance, region by region (the corrected Eqs. (52)-(54)).
 
         * (S,S): ``[f a(1−a) + (1−f) b(1−b)] / (N (a−b)²)``;

@@ -6,7 +6,8 @@ attribute (uRR) or ``(k_x, k_y)`` for a pair (JuRR, CPRR, TDRR, joint GRR) —
 flattened row-major to ``K`` cells when a channel is involved.
 
 Subclasses provide :meth:`channel` and may override
-:meth:`estimate_from_frequencies` and :meth:`variance` with closed forms (the
+:meth:`estimate_from_frequencies` and :meth:`variance` (``variance(n, f)``, the order of
+:mod:`ldp.oracles`) with closed forms (the
 defaults are the exact channel-inversion formulas of :mod:`ldp.channels`,
 which the tests use as oracles).  Everything random takes ``rng``.
 """
@@ -98,19 +99,24 @@ class ChannelMechanism(ABC):
         return self._shaped(channels.inverse_estimate(self.channel(), freq))
 
     # ------------------------------------------------------------------ exact error
-    def variance(self, f: Any, n: int) -> np.ndarray:
-        """Exact per-cell variance of :meth:`estimate` for ``n`` users whose inputs have frequencies ``f``."""
+    def variance(self, n: int, f: Any) -> np.ndarray:
+        """Exact per-cell variance of :meth:`estimate` for ``n`` users whose inputs have frequencies ``f``.
+
+        The argument order is that of :meth:`ldp.oracles.FrequencyOracle.variance`
+        (``variance(n, f)``; keywords ``n=`` and ``f=`` work for every mechanism of
+        this chapter), and so are :meth:`bias` and :meth:`expected_squared_error`.
+        """
         n = self._n(n)
         return self._shaped(channels.inverse_variance(self.channel(), self._freq(f), n))
 
-    def bias(self, f: Any, n: int) -> np.ndarray:
+    def bias(self, n: int, f: Any) -> np.ndarray:
         """Exact per-cell bias ``E[f̂] − f`` (zero for unbiased mechanisms)."""
         self._n(n)
         return np.zeros(self.shape)
 
-    def expected_squared_error(self, f: Any, n: int) -> np.ndarray:
+    def expected_squared_error(self, n: int, f: Any) -> np.ndarray:
         """Per-cell ``E[(f̂ − f)²] = Var + bias²``."""
-        return self.variance(f, n) + self.bias(f, n) ** 2
+        return self.variance(n, f) + self.bias(n, f) ** 2
 
     @staticmethod
     def _n(n: Any) -> int:

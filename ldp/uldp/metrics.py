@@ -48,9 +48,9 @@ def mse_eq60(f_true: Any, f_hat: Any, n_users: int) -> float:
 
 def expected_ed(mechanism: ChannelMechanism, f: Any, n: int) -> float:
     """``sqrt(E[ED²]) = sqrt(mean_ij E[(f̂_ij − f_ij)²])``, exact (variance plus squared bias)."""
-    return float(np.sqrt(np.mean(mechanism.expected_squared_error(f, n))))
+    return float(np.sqrt(np.mean(mechanism.expected_squared_error(n=n, f=f))))
 
 
 def expected_euclidean(mechanism: ChannelMechanism, f: Any, n: int) -> float:
     """``sqrt(E[‖f̂ − f‖²])``, exact."""
-    return float(np.sqrt(np.sum(mechanism.expected_squared_error(f, n))))
+    return float(np.sqrt(np.sum(mechanism.expected_squared_error(n=n, f=f))))

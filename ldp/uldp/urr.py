@@ -114,7 +114,7 @@ class URR(ChannelMechanism):
         scale = self.denominator / np.expm1(self.epsilon)
         return np.where(self.domain.mask, (freq - self.to_protected) * scale, freq * scale)
 
-    def variance(self, f: Any, n: int) -> np.ndarray:
+    def variance(self, n: int, f: Any) -> np.ndarray:
         """Exact variance: sensitive ``[f a(1−a) + (1−f) b(1−b)] / (N (a−b)²)``, non-sensitive ``f (1−t) / (N t)``.
 
         ``a = e^ε/D``, ``b = 1/D``, ``t = a − b = (e^ε−1)/D``; the dataset is fixed
