@@ -142,6 +142,51 @@ def test_likelihood_ratio_of_differing_bits():
         assert dist <= 2 * h
 
 
+# ------------------------------------------------------------------ the worked example (Tables 3 and 5)
+def test_table3_records_encode_to_table5_bit_strings():
+    """Encoding Table 3's records with Table 5's filters gives exactly Table 5's strings (f -> 0).
+
+    The expected strings are typed from Table 5 of Ren et al. so that the test also checks the
+    transcription in ``ldp.lopub.examples``; Age is left out (erratum E13).
+    """
+    from ldp.lopub import examples as ex
+
+    attrs = ("Gender", "Education", "Income")
+    expected = {                                   # Table 5, for the users u1, u2, u3, uN of Table 3
+        "Gender": ["01", "10", "10", "01"],        # M, F, F, M
+        "Education": ["0101", "0110", "0101", "1100"],   # college, master, college, phd
+        "Income": ["0110", "0011", "0110", "1001"],       # working, low-middle, working, up-middle
+    }
+    labels = [tuple(ex.TABLE5[a]) for a in attrs]
+    codes = np.column_stack([[labels[j].index(v) for v in ex.TABLE3[a]] for j, a in enumerate(attrs)])
+    filters = [ex.table5_filters(a) for a in attrs]
+
+    def strings(rows):
+        return ["".join(str(int(b)) for b in row) for row in rows]
+
+    enc = LoPubEncoder([len(v) for v in labels], f=1e-12, h=2, names=attrs, filters=filters)
+    assert enc.lengths == (2, 4, 4)
+    for j, a in enumerate(attrs):
+        assert strings(enc.oracles[j].encode(codes[:, j])) == expected[a]       # the true filters s = H(x)
+    for seed in range(5):                                                       # PRR with f -> 0 keeps them
+        rep = enc.encode(codes, rng=seed)
+        for j, a in enumerate(attrs):
+            assert strings(rep.bits[j]) == expected[a]
+    # the same filters drive the likelihood: Example 3, P(0111 | college) = 27/256 at f = 1/2
+    half = LoPubEncoder([len(v) for v in labels], f=0.5, h=2, filters=filters)
+    ll = half.oracles[1].log_likelihood(np.array([[0, 1, 1, 1]]))
+    assert math.exp(ll[0, 0]) == pytest.approx(27 / 256, rel=1e-14)
+
+
+def test_explicit_filters_are_checked():
+    with pytest.raises(ValueError, match="filters has 1 matrices for 2 attributes"):
+        LoPubEncoder((2, 3), f=0.5, filters=[np.eye(2, dtype=int)])
+    with pytest.raises(ValueError, match=r"filters\[1\] must have shape \(3, m_j\)"):
+        LoPubEncoder((2, 3), f=0.5, h=2, filters=[np.eye(2, dtype=int), np.eye(2, dtype=int)])
+    with pytest.raises(ValueError, match="between 1 and h = 1 ones"):
+        LoPubEncoder((2,), f=0.5, h=1, filters=[np.array([[1, 1, 0], [0, 0, 1]])])
+
+
 # ------------------------------------------------------------------ encode
 def test_encode_shapes_and_reports():
     table = CodedTable(np.array([[0, 1], [2, 0], [1, 1]]), ("a", "b"), (("x", "y", "z"), ("u", "v")))

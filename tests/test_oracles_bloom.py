@@ -21,7 +21,9 @@ from ldp.audit import (
 )
 from ldp.oracles import BloomRAPPOR
 from ldp.oracles.bloom import (
+    bloom_log_likelihood,
     bloom_matrix,
+    debias_bit_counts,
     bloom_positions,
     epsilon_from_f,
     f_from_epsilon,
@@ -242,3 +244,40 @@ def test_bad_reports():
         o.perturb(np.array([], dtype=np.int64))
     with pytest.raises(ValueError, match=r"bit counts must have shape \(8,\)"):
         o.estimate_from_support(np.zeros(4), 10)
+
+
+# ------------------------------------------------------------------ explicit filters
+def test_explicit_filters_replace_the_hashed_ones():
+    B = np.array([[0, 1, 0, 1], [0, 1, 1, 0], [1, 1, 0, 0]])
+    o = BloomRAPPOR(d=3, m=4, h=2, f=0.5, filters=B)
+    np.testing.assert_array_equal(o.bloom_matrix(), B)
+    np.testing.assert_array_equal(o.encode(np.array([2, 0])), B[[2, 0]].astype(bool))
+    assert "filters=explicit" in repr(o)
+    # Example 3 of LoPub: report 0111 against filter 0101 at f = 1/2 has probability 27/256
+    assert math.exp(o.log_likelihood(np.array([[0, 1, 1, 1]]))[0, 0]) == pytest.approx(27 / 256, rel=1e-14)
+    P = o.channel()
+    assert np.allclose(np.exp(o.log_likelihood((np.arange(16)[:, None] >> np.arange(4)) & 1)), P.T, rtol=1e-12)
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    (np.ones((3, 5), dtype=int), ValueError, r"shape \(d, m\) = \(3, 4\)"),
+    (np.full((3, 4), 2), ValueError, "only 0 and 1"),
+    (np.ones((3, 4)), TypeError, "boolean or 0/1 integer"),
+    (np.array([[0, 0, 0, 0], [0, 1, 1, 0], [1, 1, 0, 0]]), ValueError, "between 1 and h = 2 ones"),
+    (np.array([[1, 1, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0]]), ValueError, "between 1 and h = 2 ones"),
+])
+def test_bad_explicit_filters(bad, exc, match):
+    with pytest.raises(exc, match=match):
+        BloomRAPPOR(d=3, m=4, h=2, f=0.5, filters=bad)
+
+
+def test_debias_and_log_likelihood_functions():
+    # Example 8 of LoPub: counts over 4 reports at f = 1/2
+    np.testing.assert_allclose(debias_bit_counts([2, 0, 1, 4, 3, 1], 4, 0.5), [2, -2, 0, 6, 4, 0])
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        debias_bit_counts([1], 0, 0.5)
+    o = BloomRAPPOR(d=6, m=16, h=3, f=0.3, hash_seed=4)
+    r = o.perturb(np.arange(6).repeat(4), rng=2)
+    np.testing.assert_array_equal(bloom_log_likelihood(r, o.bloom_matrix(), 0.3), o.log_likelihood(r))
+    with pytest.raises(ValueError, match=r"shape \(n, 16\)"):
+        bloom_log_likelihood(r[:, :5], o.bloom_matrix(), 0.3)

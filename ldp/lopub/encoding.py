@@ -106,10 +106,15 @@ class LoPubEncoder:
         Base of the public hash seeds.
     names : sequence of str, optional
         Attribute names carried into the reports.
+    filters : sequence of (|Omega_j|, m_j) 0/1 matrices, optional
+        Explicit public filters, one matrix per attribute (e.g. Table 5 of Ren et al.),
+        instead of hashed ones; ``m_j`` is then each matrix's width, ``m`` and ``sizing``
+        are not used, and every row must have 1 to ``h`` ones.
     """
 
     def __init__(self, domains: Sequence[int], *, f: float, m: int = 128, h: int = 4, sizing: str = "fixed",
-                 hash_seed: int = 0, names: Sequence[str] | None = None) -> None:
+                 hash_seed: int = 0, names: Sequence[str] | None = None,
+                 filters: Sequence[Any] | None = None) -> None:
         self.f = check_probability(f, "f", open_low=True, open_high=True)
         self.h = check_int(h, "h", minimum=1)
         self.m = check_int(m, "m", minimum=1)
@@ -126,17 +131,28 @@ class LoPubEncoder:
         self.names = tuple(names) if names is not None else tuple(f"A{j + 1}" for j in range(len(domains)))
         if len(self.names) != len(self.domains):
             raise ValueError(f"names has {len(self.names)} entries for {len(self.domains)} attributes")
+        if filters is not None and len(filters) != len(self.domains):
+            raise ValueError(f"filters has {len(filters)} matrices for {len(self.domains)} attributes")
         lengths = []
         for j, v in enumerate(self.domains):
-            mj = self.m if sizing == "fixed" else min(self.m, math.ceil(self.h * v / math.log(2)))
+            if filters is not None:
+                mj = int(np.shape(filters[j])[-1]) if np.ndim(filters[j]) == 2 else 0
+                if np.ndim(filters[j]) != 2 or np.shape(filters[j])[0] != v:
+                    raise ValueError(f"filters[{j}] must have shape ({v}, m_j), got {np.shape(filters[j])}")
+            else:
+                mj = self.m if sizing == "fixed" else min(self.m, math.ceil(self.h * v / math.log(2)))
             if mj < v:
                 raise ValueError(f"attribute {self.names[j]!r} has {v} values but only m = {mj} bits: its "
                                  "filters cannot be linearly independent; increase m")
             lengths.append(mj)
-        self.oracles = tuple(
-            BloomRAPPOR(f=self.f, d=v, m=mj, h=self.h,
-                        hash_seed=full_rank_seed(v, mj, self.h, start=self.hash_seed + SEED_STRIDE * j))
-            for j, (v, mj) in enumerate(zip(self.domains, lengths)))
+        if filters is not None:
+            self.oracles = tuple(BloomRAPPOR(f=self.f, d=v, m=mj, h=self.h, filters=filters[j])
+                                 for j, (v, mj) in enumerate(zip(self.domains, lengths)))
+        else:
+            self.oracles = tuple(
+                BloomRAPPOR(f=self.f, d=v, m=mj, h=self.h,
+                            hash_seed=full_rank_seed(v, mj, self.h, start=self.hash_seed + SEED_STRIDE * j))
+                for j, (v, mj) in enumerate(zip(self.domains, lengths)))
         self.filters = tuple(o.bloom_matrix() for o in self.oracles)
 
     @property

@@ -38,7 +38,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Lasso
 
-from .._checks import check_int, check_probability
+from .._checks import check_int
+from ..oracles.bloom import debias_bit_counts
 from .reports import LoPubReports, _as_bits
 
 
@@ -74,11 +75,11 @@ def bit_counts(reports: LoPubReports, attrs: Iterable[int] | int) -> list[np.nda
 
 
 def debias_counts(counts: Any, n: int, f: float) -> np.ndarray:
-    """Unbiased count of true ones: ``(y_hat - f n / 2) / (1 - f)`` (Alg. 2, line 4; Example 8)."""
-    f = check_probability(f, "f", open_low=True, open_high=True)
-    n = check_int(n, "n", minimum=1)
-    c = np.asarray(counts, dtype=float)
-    return (c - f * n / 2) / (1 - f)
+    """Unbiased count of true ones: ``(y_hat - f n / 2) / (1 - f)`` (Alg. 2, line 4; Example 8).
+
+    The Bloom oracle's debiasing (:func:`ldp.oracles.bloom.debias_bit_counts`), named as in the paper.
+    """
+    return debias_bit_counts(counts, n, f)
 
 
 def candidate_matrix(filters: Sequence[Any]) -> np.ndarray:
@@ -176,8 +177,8 @@ def kron_lasso_pair(reports: LoPubReports, a: int, b: int, *, alpha: float = 1e-
     """
     a, b = reports.attrs((a, b))
     f = reports.f
-    ua = (reports.bits[a].astype(float) - f / 2) / (1 - f)
-    ub = (reports.bits[b].astype(float) - f / 2) / (1 - f)
+    ua = debias_bit_counts(reports.bits[a], 1, f)          # per report: n = 1
+    ub = debias_bit_counts(reports.bits[b], 1, f)
     co = (ua.T @ ub).ravel()
     ha = reports.filters[a].astype(float)
     hb = reports.filters[b].astype(float)

@@ -13,17 +13,19 @@ Algorithm 1 prints a product that does not involve ``H_j(w)`` at all (erratum
 E1 of the spec): taken literally it would make every candidate equally likely.
 
 The products underflow in float64 once ``k m`` reaches a few hundred bits, so
-everything here is computed in log space.  All mismatch counts of one
-attribute come from a single matrix product.
+everything here is computed in log space.  The table itself is the Bloom
+oracle's (:func:`ldp.oracles.bloom.bloom_log_likelihood`, the body of
+:meth:`ldp.oracles.BloomRAPPOR.log_likelihood`), which evaluates this
+mismatch form with one matrix product per attribute; :func:`mismatch_counts`
+exposes the Hamming distances themselves for the worked examples.
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from .._checks import check_probability
+from ..oracles.bloom import bloom_log_likelihood
 from .reports import LoPubReports, _as_bits
 
 
@@ -57,10 +59,7 @@ def log_likelihood_table(bits: Any, filters: Any, f: float) -> np.ndarray:
 
     ``m log(1 - f/2) + mism log(f/(2 - f))`` (Example 3 of Ren et al., in log form).
     """
-    f = check_probability(f, "f", open_low=True, open_high=True)
-    mism = mismatch_counts(bits, filters)
-    m = np.asarray(filters).shape[1]
-    return m * math.log1p(-f / 2) + mism * math.log(f / (2 - f))
+    return bloom_log_likelihood(bits, filters, f)
 
 
 def scaled_likelihoods(reports: LoPubReports, j: int) -> tuple[np.ndarray, np.ndarray]:

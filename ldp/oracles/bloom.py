@@ -123,6 +123,53 @@ def f_from_epsilon(epsilon: float, h: int) -> float:
     return 2.0 * t / (1.0 + t)
 
 
+def debias_bit_counts(counts: Any, n: int, f: float) -> np.ndarray:
+    """Unbiased count of true ones from reported bit counts: ``(c - f n / 2) / (1 - f)``.
+
+    Each reported bit is 1 with probability ``f/2 + (1 - f) s`` for a true bit ``s``, so
+    ``E[c_b] = (1 - f) N1_b + f n / 2`` over ``n`` reports (LoPub Alg. 2 line 4, Example 8).
+    With ``n = 1`` this debiases single reports bit by bit.  Negative values are kept.
+    """
+    f = check_probability(f, "f", open_low=True, open_high=True)
+    n = check_int(n, "n", minimum=1)
+    return (np.asarray(counts, dtype=float) - f * n / 2) / (1 - f)
+
+
+def _check_filter_matrix(filters: Any, name: str = "filters") -> np.ndarray:
+    B = np.asarray(filters)
+    if not (B.dtype == bool or np.issubdtype(B.dtype, np.integer)):
+        raise TypeError(f"{name} must be a boolean or 0/1 integer matrix, got dtype {B.dtype}")
+    if B.ndim != 2 or B.shape[0] < 1 or B.shape[1] < 1:
+        raise ValueError(f"{name} must be a non-empty 2-D (values x bits) matrix, got shape {B.shape}")
+    if B.dtype != bool and (B.min() < 0 or B.max() > 1):
+        raise ValueError(f"{name} must contain only 0 and 1")
+    return B.astype(np.uint8)
+
+
+def bloom_log_likelihood(reports: Any, filters: Any, f: float) -> np.ndarray:
+    """``log P(report_i | v)`` for every report ``i`` and every filter row ``v`` (``n x d`` float64).
+
+    ``sum_b [s_b log mu_b(v) + (1 - s_b) log(1 - mu_b(v))]`` with ``mu_b(v) = f/2 + (1-f) B[v, b]``,
+    which equals ``m log(1 - f/2) + mism_v log(f/(2-f))`` where ``mism_v`` is the Hamming distance
+    between the report and ``B[v]`` (the mismatch form of LoPub's Example 3).  The 0/1 products are
+    taken in float32 (exact integers) so that large report matrices need no float64 copy.
+    """
+    f = check_probability(f, "f", open_low=True, open_high=True)
+    B = _check_filter_matrix(filters)
+    r = np.asarray(reports)
+    if not (r.dtype == bool or np.issubdtype(r.dtype, np.integer)):
+        raise TypeError(f"reports must be a boolean or 0/1 integer array, got dtype {r.dtype}")
+    if r.ndim != 2 or r.shape[1] != B.shape[1]:
+        raise ValueError(f"reports must have shape (n, {B.shape[1]}), got {r.shape}")
+    if r.dtype != bool and r.size and (r.min() < 0 or r.max() > 1):
+        raise ValueError("reports must contain only 0 and 1")
+    m = B.shape[1]
+    signed = np.rint(r.astype(np.float32) @ (2 * B.astype(np.float32) - 1).T).astype(np.int64)
+    ones = B.sum(axis=1, dtype=np.int64)
+    const = ones * math.log(f / 2) + (m - ones) * math.log1p(-f / 2)
+    return signed * math.log((2 - f) / f) + const[None, :]
+
+
 def full_rank_seed(d: int, m: int, h: int, start: int = 0, tries: int = 1000) -> int:
     """The first ``hash_seed >= start`` whose ``d x m`` Bloom matrix has rank ``d``.
 
@@ -160,6 +207,10 @@ class BloomRAPPOR(FrequencyOracle):
     hash_seed : int
         Selects the hash functions (see :func:`bloom_positions`); public, shared by
         users and server.
+    filters : (d, m) 0/1 matrix, optional
+        Explicit public Bloom filters (row ``v`` = filter of value ``v``, each with 1 to
+        ``h`` ones) instead of the hashed ones, e.g. the printed filters of a worked
+        example (LoPub Table 5).  ``hash_seed`` is then unused.
 
     Notes
     -----
@@ -175,7 +226,8 @@ class BloomRAPPOR(FrequencyOracle):
     has_count_sampler = True
 
     def __init__(self, epsilon: float | None = None, d: int | None = None, m: int | None = None,
-                 h: int | None = None, f: float | None = None, *, hash_seed: int = 0) -> None:
+                 h: int | None = None, f: float | None = None, *, hash_seed: int = 0,
+                 filters: Any = None) -> None:
         for label, value in (("d", d), ("m", m), ("h", h)):
             if value is None:
                 raise TypeError(f"BloomRAPPOR needs {label}")
@@ -196,7 +248,18 @@ class BloomRAPPOR(FrequencyOracle):
         self.h = h
         self.f = f
         self.hash_seed = check_int(hash_seed, "hash_seed", minimum=0, maximum=_MASK64)
-        self._B = bloom_matrix(self.d, self.m, self.h, self.hash_seed)
+        self.explicit_filters = filters is not None
+        if filters is None:
+            self._B = bloom_matrix(self.d, self.m, self.h, self.hash_seed)
+        else:
+            B = _check_filter_matrix(filters)
+            if B.shape != (self.d, self.m):
+                raise ValueError(f"filters must have shape (d, m) = ({self.d}, {self.m}), got {B.shape}")
+            ones = B.sum(axis=1)
+            if ones.min() < 1 or ones.max() > self.h:
+                raise ValueError(f"every filter must have between 1 and h = {self.h} ones, got row sums "
+                                 f"{ones.min()}..{ones.max()}")
+            self._B = B.copy()
         self._pinv: np.ndarray | None = None
 
     # ------------------------------------------------------------------ encoding
@@ -277,12 +340,9 @@ class BloomRAPPOR(FrequencyOracle):
 
         Exactly unbiased when the Bloom matrix has rank ``d``; raises ``ValueError`` otherwise.
         """
-        if n <= 0:
-            raise ValueError(f"n must be >= 1, got {n}")
-        c = np.asarray(support, dtype=float)
-        if c.shape != (self.m,):
-            raise ValueError(f"bit counts must have shape ({self.m},), got {c.shape}")
-        t = (c / n - self.f / 2) / (1 - self.f)
+        n = check_int(n, "n", minimum=1)
+        c = self._check_support(support, length=self.m)
+        t = debias_bit_counts(c, n, self.f) / n
         return self._least_squares() @ t
 
     def covariance(self, n: int) -> np.ndarray:
@@ -305,15 +365,10 @@ class BloomRAPPOR(FrequencyOracle):
         """``log P(report_i | v)`` as an ``n x d`` float array (spec 001 Sec. 4.0).
 
         ``sum_b [s_b log mu_b(v) + (1 - s_b) log(1 - mu_b(v))]`` with
-        ``mu_b(v) = f/2 + (1-f) B[v, b]``.  Allocates ``n x d`` floats: call it on
-        chunks (or on distinct reports) when ``n d`` is large.
+        ``mu_b(v) = f/2 + (1-f) B[v, b]`` (:func:`bloom_log_likelihood`).  Allocates ``n x d``
+        floats: call it on chunks (or on distinct reports) when ``n d`` is large.
         """
-        r = self._check_reports(reports).astype(float)
-        L = math.log((2 - self.f) / self.f)
-        B = self._B.astype(float)
-        ones = B.sum(axis=1)
-        const = ones * math.log(self.f / 2) + (self.m - ones) * math.log(1 - self.f / 2)
-        return r @ ((2 * B - 1) * L).T + const[None, :]
+        return bloom_log_likelihood(self._check_reports(reports), self._B, self.f)
 
     # ------------------------------------------------------------------ channel
     def channel_entry(self, x: Any, report: Any) -> np.ndarray:
@@ -354,5 +409,6 @@ class BloomRAPPOR(FrequencyOracle):
         return gen.binomial(n1, self.p) + gen.binomial(n - n1, self.q)
 
     def __repr__(self) -> str:
+        source = "filters=explicit" if self.explicit_filters else f"hash_seed={self.hash_seed}"
         return (f"BloomRAPPOR(epsilon={self.epsilon:g}, d={self.d}, m={self.m}, h={self.h}, f={self.f:g}, "
-                f"hash_seed={self.hash_seed})")
+                f"{source})")
