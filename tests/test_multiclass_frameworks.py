@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ldp.audit import channel_epsilon, check_channel
-from ldp.multiclass import CP, HEC, PTJ, PTS, check_table, pairs_to_table, split_budget, table_to_pairs
+from ldp.multiclass import CP, HEC, PTJ, PTS, VP, check_table, pairs_to_table, split_budget, table_to_pairs
 from ldp.oracles import GRR, OUE
 
 TABLE = np.array([[300, 100, 50], [20, 200, 330], [100, 0, 400]])
@@ -16,8 +16,9 @@ FRAMEWORKS = [
     lambda e, c, d: PTJ(e, c, d),
     lambda e, c, d: PTS(e, c, d),
     lambda e, c, d: CP(e, c, d),
+    lambda e, c, d: PTS(e, c, d, item_oracle="adaptive"),
 ]
-IDS = ["HEC", "PTJ", "PTS", "CP"]
+IDS = ["HEC", "PTJ", "PTS", "CP", "PTS-adaptive"]
 
 
 # ---------------------------------------------------------------------------- budget and input checks
@@ -99,6 +100,14 @@ def test_channel_is_exactly_eps_ldp(make, eps):
     assert channel_epsilon(P) == pytest.approx(eps, abs=1e-9)  # tight
 
 
+@pytest.mark.parametrize("eps, d", [(0.3, 2), (1.0, 4), (2.5, 5), (6.0, 8)])
+def test_vp_channel_is_exactly_eps_ldp(eps, d):
+    """VP over d values plus the flag: the exact level of its 2^(d+1)-output channel is eps (Theorem 1)."""
+    P = check_channel(VP(eps, d).channel(), atol=1e-9)
+    assert P.shape == (d + 1, 2 ** (d + 1))
+    assert abs(channel_epsilon(P) - eps) <= 1e-9
+
+
 def test_cp_privacy_tight_spec_6_2():
     """Spec 002 Sec. 6.2: c = d = 3, eps1 = eps2 = 0.5, 3 x 2^4 outputs, worst ratio e^1."""
     P = CP(1.0, 3, 3).channel()
@@ -120,15 +129,22 @@ def test_hec_channel_every_group_and_random_item():
 
 # ---------------------------------------------------------------------------- unbiasedness
 @pytest.mark.parametrize("eps", [0.5, 4.0])
-@pytest.mark.parametrize("make", FRAMEWORKS + [lambda e, c, d: HEC(e, c, d, invalid="dummy")], ids=IDS + ["HEC-2"])
+@pytest.mark.parametrize("make", FRAMEWORKS + [lambda e, c, d: HEC(e, c, d, invalid="random")],
+                         ids=IDS + ["HEC-random"])
 def test_count_level_estimates_unbiased(make, eps):
-    """Mean of R count-level runs within 5 standard errors (exact variance) of the truth, every cell."""
+    """Mean of R count-level runs within 5 standard errors (exact variance) of the truth, every cell.
+
+    HEC with a random real item instead of the dummy is the one biased estimator: its known
+    offset (N - n_C)/d (spec 002 Sec. 3.5) is added to the truth before comparing.
+    """
+    from ldp.multiclass.variance import hec_random_item_bias
     F = make(eps, 3, 3)
     rng = np.random.default_rng(20240)
     R = 3000
     est = np.array([F.run(TABLE, rng) for _ in range(R)])
     se = np.sqrt(F.variance(TABLE) / R)
-    assert np.all(np.abs(est.mean(axis=0) - TABLE) <= 5 * se)
+    offset = hec_random_item_bias(TABLE) if getattr(F, "invalid", "dummy") == "random" else 0.0
+    assert np.all(np.abs(est.mean(axis=0) - TABLE - offset) <= 5 * se)
 
 
 @pytest.mark.parametrize("make", FRAMEWORKS, ids=IDS)
@@ -193,3 +209,16 @@ def test_cp_estimator_unbiased_in_expectation_exactly():
         En = n[:, 0] * k["p1"] + (N - n[:, 0]) * k["q1"]
         est = F.estimate_tallies(Tallies(N=int(N), pair=Ef, label=En))
         np.testing.assert_allclose(est, tab, atol=1e-6 * max(1, N))
+
+
+def test_pts_adaptive_item_oracle():
+    """item_oracle="adaptive": GRR(eps2) on small item domains, OUE on large ones; Eq. (6) stays unbiased."""
+    F = PTS(4.0, 3, 3, item_oracle="adaptive")          # 3 < 3e^2 + 2: GRR items
+    assert isinstance(F.item_oracle, GRR) and F.item_oracle.d == 3
+    assert isinstance(PTS(1.0, 3, 30, item_oracle="adaptive").item_oracle, OUE)   # 30 > 3e^0.5 + 2
+    assert isinstance(PTS(4.0, 3, 3).item_oracle, OUE)  # the default is the paper's OUE
+    assert F.channel().shape == (9, 3 * 3)
+    # GRR items have a smaller variance than OUE items on this small domain
+    assert np.all(F.variance(TABLE) < PTS(4.0, 3, 3).variance(TABLE))
+    with pytest.raises(ValueError, match="item_oracle must be 'oue' or 'adaptive'"):
+        PTS(1.0, 3, 3, item_oracle="grr")

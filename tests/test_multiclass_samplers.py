@@ -9,11 +9,13 @@ import pytest
 from ldp.audit import two_sample_agreement
 from ldp.multiclass import CP, HEC, PTJ, PTS, VP, table_to_pairs
 from ldp.multiclass import samplers as S
-from ldp.oracles import GRR
+from ldp.oracles import GRR, OUE
 
 TABLE = np.array([[60, 25, 15, 0], [10, 40, 30, 20], [5, 5, 50, 40]])
-MAKERS = {"HEC": lambda: HEC(1.0, 3, 4), "PTJ": lambda: PTJ(1.0, 3, 4), "PTJ-OUE": lambda: PTJ(2.0, 3, 12),
-          "PTS": lambda: PTS(1.0, 3, 4), "CP": lambda: CP(1.0, 3, 4)}
+MAKERS = {"HEC": lambda: HEC(1.0, 3, 4), "HEC-random": lambda: HEC(1.0, 3, 4, invalid="random"),
+          "PTJ": lambda: PTJ(1.0, 3, 4), "PTJ-OUE": lambda: PTJ(2.0, 3, 12),
+          "PTS": lambda: PTS(1.0, 3, 4), "PTS-GRR": lambda: PTS(2.0, 3, 4, item_oracle="adaptive"),
+          "CP": lambda: CP(1.0, 3, 4)}
 
 
 def _tally_vector(t):
@@ -114,3 +116,16 @@ def test_sampler_bad_input():
         S.ue_counts(np.array([0.5]), 3, 0.5, 0.2)
     with pytest.raises(ValueError, match="n_total"):
         S.ue_counts(np.array([5, 5]), 3, 0.5, 0.2)
+
+
+def test_ue_counts_delegates_to_the_oracle_sampler():
+    """Same generator state, same draws as ldp.oracles.OUE.simulate_counts; unplaced users and N = 0 handled."""
+    o = OUE(1.3, 4)
+    n_b = np.array([40, 0, 7, 13])
+    a = S.ue_counts(n_b, int(n_b.sum()), o.p, o.q, np.random.default_rng(8))
+    b = o.simulate_counts(n_b, np.random.default_rng(8))
+    assert np.array_equal(a, b)
+    assert S.ue_counts(np.zeros(3, int), 0, o.p, o.q, 0).tolist() == [0, 0, 0]
+    rng = np.random.default_rng(1)
+    extra = np.array([S.ue_counts(np.array([0, 0]), 50, o.p, o.q, rng) for _ in range(2000)])
+    assert abs(extra.mean() - 50 * o.q) <= 5 * np.sqrt(50 * o.q * (1 - o.q) / extra.size)

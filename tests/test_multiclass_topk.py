@@ -118,6 +118,42 @@ def test_true_topk_breaks_ties_by_item_id():
     assert T.true_topk(tab, 2).tolist() == [[1, 2], [2, 3]]
 
 
+@pytest.mark.parametrize("method", list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ]
+                         + [f"PTS:{x}" for x in T.ABLATION_PTS])
+def test_k_larger_than_domain_fails_for_every_miner(method):
+    lab, itm = np.array([0, 1, 1, 0]), np.array([0, 1, 2, 3])
+    with pytest.raises(ValueError, match="k must be <= the number of items d=4, got k=5"):
+        T.mine_topk(method, lab, itm, 2, 4, 5, 1.0, rng=0)
+
+
+@pytest.mark.parametrize("n_small", [0, 1, 2])
+@pytest.mark.parametrize("method", list(T.METHODS))
+def test_tiny_class_still_gets_k_items(method, n_small):
+    """A class with 0-2 users (so, at this ε, 0-2 reported users) still gets exactly k distinct items.
+
+    Per-class miners rank whatever noisy counts they have, so the row is filled (with noise
+    when the class is empty).  The joint miners (PTJ, PTJ-S+VP) keep the c·k best pairs,
+    which the large classes can fill entirely: the tiny class's unfilled slots are -1, as
+    documented in :class:`ldp.multiclass.topk.TopKResult`, and never duplicates.
+    """
+    rng = np.random.default_rng(n_small)
+    d, k = 200, 5
+    tab = np.stack([rng.permutation((3000 * 0.8 ** np.arange(d)).astype(np.int64) + 1) for _ in range(2)]
+                   + [np.zeros(d, dtype=np.int64)])
+    tab[2, :n_small] = 1
+    lab, itm = table_to_pairs(tab, rng=1)
+    res = T.mine_topk(method, lab, itm, 3, d, k, 20.0, rng=2)
+    assert res.items.shape == (3, k)
+    for row in res.items:
+        found = row[row >= 0]
+        assert np.unique(found).size == found.size and np.all(found < d)
+    if method.startswith("PTJ"):
+        assert np.all(res.items[:2] >= 0), "the large classes are filled"
+        assert res.info["empty_slots"] == int(np.count_nonzero(res.items < 0))
+    else:
+        assert np.all(res.items >= 0), "per-class miners return exactly k items"
+
+
 def test_bad_input_fails_clearly(small):
     tab, lab, itm = small
     c, d = tab.shape

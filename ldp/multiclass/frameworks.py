@@ -11,8 +11,9 @@ the ``c x d`` table ``f(C, I)`` of pair counts under ε-LDP on the whole pair.
   random real item (which biases the estimator, see :func:`ldp.multiclass.variance.hec_random_item_bias`).
 * :class:`PTJ`: the pair is one value of the product domain of size ``c·d``,
   perturbed by the adaptive oracle (GRR or OUE) with the full budget.
-* :class:`PTS`: the label is perturbed by GRR(ε1) and the item by OUE(ε2)
-  independently, ``ε1 + ε2 = ε``; Eq. (6) of the paper calibrates the counts.
+* :class:`PTS`: the label is perturbed by GRR(ε1) and the item by OUE(ε2) (or, as an
+  option, by the adaptive GRR/OUE choice at ε2) independently, ``ε1 + ε2 = ε``;
+  Eq. (6) of the paper calibrates the counts.
 
 The correlated-perturbation framework PTS-CP lives in :mod:`ldp.multiclass.validity`
 and shares the interface defined here (:class:`MulticlassFramework`).
@@ -366,8 +367,8 @@ class PTS(MulticlassFramework):
     """Perturbation of label and item separately: GRR(ε1) on the label, OUE(ε2) on the item.
 
     Paper 002, Theorem 9, Eq. (6).  With ``n~`` the reported label counts,
-    ``T~`` the item bit counts and ``f~(C, I)`` the number of users reporting
-    label ``C`` *and* bit ``I``,
+    ``T~`` the item support counts and ``f~(C, I)`` the number of users reporting
+    label ``C`` *and* supporting item ``I``,
 
         n^ = (n~ - N q1)/(p1 - q1),    F^ = (T~ - N q2)/(p2 - q2),
         f^ = (f~ - n^ q2 (p1 - q1) - F^ q1 (p2 - q2) - N q1 q2) / ((p1 - q1)(p2 - q2)).
@@ -377,42 +378,66 @@ class PTS(MulticlassFramework):
     epsilon, c, d : see :class:`MulticlassFramework`.
     epsilon1, epsilon2 : float, optional
         Budget split, see :func:`split_budget` (default ``ε/2`` each).
+    item_oracle : {"oue", "adaptive"}
+        ``"oue"`` (default): the item goes through OUE(ε2), as in the paper's PTS and
+        its experiments (spec 002 Sec. 3.5).  ``"adaptive"``: GRR or OUE by
+        :func:`ldp.oracles.adaptive_oracle` (ε2, d), the "GRR/OUE" reading of the framework;
+        it picks GRR only for small item domains (``d < 3e^ε2 + 2``).
+
+    Notes
+    -----
+    Eq. (6) only uses that a user's label report and item report are independent and
+    that the item report supports her own item with probability ``p2`` and any other
+    with ``q2``; both item oracles satisfy this, so the estimator, the exact variance
+    (:func:`ldp.multiclass.variance.pts_variance`) and the count-level sampler are shared.
     """
 
     name = "PTS"
 
     def __init__(self, epsilon: float, c: int, d: int, *, epsilon1: float | None = None,
-                 epsilon2: float | None = None) -> None:
+                 epsilon2: float | None = None, item_oracle: str = "oue") -> None:
         super().__init__(epsilon, c, d)
         self.epsilon1, self.epsilon2 = split_budget(self.epsilon, epsilon1, epsilon2)
+        if item_oracle not in ("oue", "adaptive"):
+            raise ValueError(f"item_oracle must be 'oue' or 'adaptive', got {item_oracle!r}")
+        self.item_oracle_choice = item_oracle
         self.label_oracle = GRR(self.epsilon1, self.c)
-        self.item_oracle = OUE(self.epsilon2, self.d)
+        self.item_oracle: FrequencyOracle = (OUE(self.epsilon2, self.d) if item_oracle == "oue"
+                                             else adaptive_oracle(self.epsilon2, self.d))
 
-    def perturb(self, labels: Any, items: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
-        """Returns ``(reported labels, n x d boolean item reports)``."""
+    def perturb(self, labels: Any, items: Any, rng: Any = None) -> tuple[np.ndarray, Any]:
+        """Returns ``(reported labels, item reports)``: an ``n x d`` boolean matrix for OUE, codes for GRR."""
         lab, itm = self._pairs(labels, items)
         gen = as_generator(rng)
         return self.label_oracle.perturb(lab, gen), self.item_oracle.perturb(itm, gen)
 
-    def tally(self, reports: tuple[np.ndarray, np.ndarray]) -> Tallies:
-        lab, bits = reports
+    def tally(self, reports: tuple[np.ndarray, Any]) -> Tallies:
+        lab, rep = reports
         lab = check_codes(lab, self.c, "reported labels")
-        bits = np.asarray(bits, dtype=bool)
-        if bits.shape != (lab.size, self.d):
-            raise ValueError(f"item reports must have shape ({lab.size}, {self.d}), got {bits.shape}")
-        pair = np.stack([bits[lab == C].sum(axis=0) for C in range(self.c)]).astype(np.int64)
+        rep = np.asarray(rep)
+        if self.item_oracle.n_reports(rep) != lab.size:
+            raise ValueError(f"item reports must describe {lab.size} users, got shape {rep.shape}")
+        pair = np.stack([self.item_oracle.support_counts(rep[lab == C]) for C in range(self.c)]).astype(np.int64)
         return Tallies(N=int(lab.size), pair=pair, label=np.bincount(lab, minlength=self.c),
-                       item=bits.sum(axis=0).astype(np.int64))
+                       item=pair.sum(axis=0))
 
     def simulate(self, table: Any, rng: Any = None) -> Tallies:
-        """Exact: reported labels per (label, item) cell, then independent OUE bit counts per reported class."""
+        """Exact: reported labels per (label, item) cell, then the item oracle's count sampler per reported class.
+
+        Given the reported labels, the item reports of the users reporting ``C'`` are
+        independent of everything else, so their support counts are the oracle's
+        ``simulate_counts`` of those users' items (:meth:`ldp.oracles.UnaryEncoding.simulate_counts`
+        or :meth:`ldp.oracles.GRR.simulate_counts`), independently over ``C'``.
+        """
         tab = self._table(table)
         gen = as_generator(rng)
         moved = samplers.grr_reported_labels(tab, self.label_oracle.p, self.label_oracle.q, gen)  # (c, d, c)
         by_report = moved.sum(axis=0).T                       # (c', d): users reporting c' holding item i
         label = by_report.sum(axis=1)
-        p2, q2 = self.item_oracle.p, self.item_oracle.q
-        pair = gen.binomial(by_report, p2) + gen.binomial(label[:, None] - by_report, q2)
+        pair = np.zeros((self.c, self.d), dtype=np.int64)
+        for C in range(self.c):
+            if label[C] > 0:
+                pair[C] = self.item_oracle.simulate_counts(by_report[C], gen)
         return Tallies(N=int(tab.sum()), pair=pair, label=label, item=pair.sum(axis=0))
 
     def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
@@ -427,10 +452,12 @@ class PTS(MulticlassFramework):
         return num / ((p1 - q1) * (p2 - q2))
 
     def variance(self, table: Any) -> np.ndarray:
-        return variance.pts_variance(self._table(table), self.epsilon1, self.epsilon2)
+        return variance.pts_variance(self._table(table), self.epsilon1, self.epsilon2,
+                                     item_oracle=self.item_oracle_choice)
 
     def channel(self) -> np.ndarray:
-        """Rows ``C·d + I``; columns ``C'·2^d + bits`` (bit ``v`` of the column index is item bit ``v``)."""
+        """Rows ``C·d + I``; columns ``C'·m + y`` with ``m`` the item oracle's outputs (``2^d`` bit vectors for
+        OUE, bit ``v`` of ``y`` being item bit ``v``; the ``d`` reported items for GRR)."""
         L = self.label_oracle.channel()
         B = self.item_oracle.channel()
         return np.einsum("ab,ij->aibj", L, B).reshape(self.c * self.d, -1)

@@ -11,7 +11,7 @@ Building blocks
 ---------------
 :func:`split_table`          a uniformly random partition of the users into groups of fixed sizes;
 :func:`grr_reported_labels`  where GRR sends the users of every (label, item) cell;
-:func:`ue_counts`            unary-encoding bit counts (OUE);
+:func:`ue_counts`            unary-encoding bit counts (an adapter over ``UnaryEncoding.simulate_counts``);
 :func:`vp_counts`            validity-perturbation counts (flagged reports dropped).
 
 The frameworks in :mod:`ldp.multiclass.frameworks` and :mod:`ldp.multiclass.validity`
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import as_generator, check_probability
-from ..oracles import OUE
+from ..oracles import OUE, UnaryEncoding
 
 __all__ = ["split_table", "grr_reported_labels", "ue_counts", "vp_counts", "bucket_counts"]
 
@@ -115,18 +115,25 @@ def grr_reported_labels(table: Any, p: float, q: float, rng: Any = None) -> np.n
 
 
 def ue_counts(position_counts: Any, n_total: int, p: float, q: float, rng: Any = None) -> np.ndarray:
-    """Unary-encoding bit counts: ``Bin(n_b, p) + Bin(N - n_b, q)`` independently over positions ``b``.
+    """Unary-encoding bit counts of ``n_total`` users, ``position_counts[b]`` of whom hold position ``b``.
 
-    Exact because every bit of every report is an independent Bernoulli variable, and
-    the count of position ``b`` sums ``n_b`` bits with probability ``p`` (users at ``b``)
-    and ``N - n_b`` with probability ``q``; distinct positions use disjoint bits.
+    A thin adapter over the package's one UE count sampler,
+    :meth:`ldp.oracles.UnaryEncoding.simulate_counts` (``Bin(n_b, p) + Bin(N - n_b, q)``,
+    independent over positions; its docstring gives the exactness argument).  Users who
+    hold none of the ``B`` positions (``n_total > sum(position_counts)``) are placed on one
+    extra position whose count is discarded; an extra position is also added when
+    ``B < 2`` (the oracle needs two values).  Nothing is drawn when ``n_total`` is 0.
     """
-    n_b = _nonneg_int_array(position_counts, "position_counts")
+    n_b = _nonneg_int_array(position_counts, "position_counts").ravel()
     N = int(n_total)
-    if N < int(n_b.sum()):
-        raise ValueError(f"n_total={N} is smaller than the number of users placed, {int(n_b.sum())}")
-    gen = as_generator(rng)
-    return gen.binomial(n_b, p) + gen.binomial(N - n_b, q)
+    placed = int(n_b.sum())
+    if N < placed:
+        raise ValueError(f"n_total={N} is smaller than the number of users placed, {placed}")
+    if N == 0:
+        return np.zeros(n_b.size, dtype=np.int64)
+    counts = n_b if (N == placed and n_b.size >= 2) else np.append(n_b, N - placed)
+    oracle = UnaryEncoding(None, counts.size, p, q)
+    return oracle.simulate_counts(counts, as_generator(rng))[: n_b.size]
 
 
 def vp_counts(valid_counts: Any, n_invalid: int, p: float, q: float, rng: Any = None) -> tuple[np.ndarray, int]:
@@ -143,7 +150,8 @@ def vp_counts(valid_counts: Any, n_invalid: int, p: float, q: float, rng: Any = 
     so the numbers of kept users are ``Bin(n_b, 1-q)`` and ``Bin(m, 1-p)``.  Given the
     kept set, the remaining bits are still independent Bernoulli variables, so
     bit ``b`` is set by ``Bin(kept_b, p) + Bin(K - kept_b, q)`` kept users, with ``K``
-    the number of kept reports, independently over ``b``.
+    the number of kept reports, independently over ``b``: the UE counts of the kept
+    reports (:func:`ue_counts`).
     """
     n_b = _nonneg_int_array(valid_counts, "valid_counts")
     m = int(n_invalid)
@@ -153,7 +161,7 @@ def vp_counts(valid_counts: Any, n_invalid: int, p: float, q: float, rng: Any = 
     kept = gen.binomial(n_b, 1.0 - q)
     kept_inv = int(gen.binomial(m, 1.0 - p))
     K = int(kept.sum()) + kept_inv
-    counts = gen.binomial(kept, p) + gen.binomial(K - kept, q)
+    counts = ue_counts(kept, K, p, q, gen)
     return counts, int(n_b.sum()) + m - K
 
 

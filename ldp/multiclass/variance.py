@@ -37,11 +37,25 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------- constants
-def pts_probabilities(epsilon1: float, epsilon2: float, c: int) -> tuple[float, float, float, float]:
-    """``(p1, q1, p2, q2)``: GRR(ε1) over ``c`` labels and OUE(ε2) bits."""
+def pts_probabilities(epsilon1: float, epsilon2: float, c: int, d: int | None = None, *,
+                      item_oracle: str = "oue") -> tuple[float, float, float, float]:
+    """``(p1, q1, p2, q2)``: GRR(ε1) over ``c`` labels, and the item oracle's support probabilities.
+
+    ``item_oracle="oue"`` (the paper's PTS): OUE(ε2) bits.  ``item_oracle="adaptive"``:
+    :func:`ldp.oracles.adaptive_oracle` (ε2, ``d``), GRR when ``d < 3e^ε2 + 2``, else OUE;
+    ``d`` is then required.
+    """
     c = check_int(c, "c", minimum=2)
     g = GRR(check_epsilon(epsilon1, "epsilon1"), c)
-    o = OUE(check_epsilon(epsilon2, "epsilon2"), 2)
+    e2 = check_epsilon(epsilon2, "epsilon2")
+    if item_oracle == "oue":
+        o = OUE(e2, 2)
+    elif item_oracle == "adaptive":
+        if d is None:
+            raise ValueError("item_oracle='adaptive' needs the number of items d")
+        o = adaptive_oracle(e2, check_int(d, "d", minimum=2))
+    else:
+        raise ValueError(f"item_oracle must be 'oue' or 'adaptive', got {item_oracle!r}")
     return g.p, g.q, o.p, o.q
 
 
@@ -136,16 +150,20 @@ def _pts_w_variance(r: Any, s: Any, q1: float, q2: float) -> Any:
     return second - mean ** 2
 
 
-def pts_variance(table: Any, epsilon1: float, epsilon2: float) -> np.ndarray:
-    """Exact ``Var[f^(C, I)]`` of the PTS estimator, Eq. (6) (GRR labels, OUE items).
+def pts_variance(table: Any, epsilon1: float, epsilon2: float, *, item_oracle: str = "oue") -> np.ndarray:
+    """Exact ``Var[f^(C, I)]`` of the PTS estimator, Eq. (6) (GRR labels, OUE items by default).
 
     ``f^ = [sum_u W_u + const] / ((p1-q1)(p2-q2))`` with ``W = L·B - q2 L - q1 B``,
     ``L`` = "reports label C", ``B`` = "bit I is set".  The four user groups have
     ``(P(L), P(B))`` = ``(p1, p2)`` for holders of (C, I), ``(p1, q2)`` for the rest of
     class C, ``(q1, p2)`` for holders of I in other classes and ``(q1, q2)`` otherwise.
+    Only these marginals enter, so the formula also holds for a GRR item oracle
+    (``item_oracle="adaptive"``, :func:`pts_probabilities`): "supports ``I``" is then
+    "reported ``I``", still a Bernoulli variable independent of the label report.
     """
     f, n, F, N = cell_margins(table)
-    p1, q1, p2, q2 = pts_probabilities(epsilon1, epsilon2, np.asarray(table).shape[0])
+    shape = np.asarray(table).shape
+    p1, q1, p2, q2 = pts_probabilities(epsilon1, epsilon2, shape[0], shape[1], item_oracle=item_oracle)
     w = lambda r, s: _pts_w_variance(r, s, q1, q2)  # noqa: E731
     total = f * w(p1, p2) + (n - f) * w(p1, q2) + (F - f) * w(q1, p2) + (N - n - F + f) * w(q1, q2)
     return total / ((p1 - q1) * (p2 - q2)) ** 2
