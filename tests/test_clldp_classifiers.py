@@ -29,6 +29,11 @@ def nb_world():
     return t.X[:21_000], t.y[:21_000], t.X[21_000:], t.y[21_000:], t.sizes
 
 
+def accuracy_slack(acc, n_test, z=4.0):
+    """``z`` standard errors of a test accuracy ``acc`` measured on ``n_test`` rows, ``sqrt(a(1-a)/n)``."""
+    return z * np.sqrt(acc * (1 - acc) / n_test)
+
+
 def one_attribute_world(n=12_000, seed=0):
     """Label = (x0 >= 3) with 5% label noise; four irrelevant attributes."""
     rng = np.random.default_rng(seed)
@@ -100,10 +105,18 @@ def test_nb_approaches_non_private(nb_world):
     clean = CLLDPNaiveBayes(mechanism="none", n_categories=sizes).fit(X, y).score(Xt, yt)
     split = CLLDPNaiveBayes(8.0, "khr", k=1, omega=1e-9, n_categories=sizes, random_state=2).fit(X, y).score(Xt, yt)
     for mech, limit in (("khr", split), ("basic", split), ("labeldp", clean)):
-        acc = [CLLDPNaiveBayes(eps, mech, n_categories=sizes, random_state=2).fit(X, y).score(Xt, yt)
-               for eps in (0.5, 8.0)]
-        assert acc[1] >= limit - 0.03, (mech, acc, limit)
-        assert acc[1] >= acc[0] - 0.01
+        acc = {eps: CLLDPNaiveBayes(eps, mech, n_categories=sizes, random_state=2).fit(X, y).score(Xt, yt)
+               for eps in (0.5, 8.0, 16.0)}
+        # every accuracy is measured on the same yt.size test rows: allow 4 standard errors of the limit
+        slack = accuracy_slack(limit, yt.size)
+        # at ε = 16 the mechanisms' own noise is negligible (the basic solution keeps a bit w.p. 1 - 3e-4)
+        assert acc[16.0] >= limit - slack, (mech, acc, limit, slack)
+        # at the paper's largest budget, kHR and LabelDP are already there; the basic solution is not:
+        # SUE spends ε/2 per bit, and each attribute is estimated from only n/t = 1,400 users
+        if mech != "basic":
+            assert acc[8.0] >= limit - slack, (mech, acc, limit, slack)
+        assert acc[8.0] >= acc[0.5] - accuracy_slack(acc[0.5], yt.size), (mech, acc)
+        assert acc[16.0] >= acc[8.0] - accuracy_slack(acc[8.0], yt.size), (mech, acc)
 
 
 def test_omega_sample_estimates_truth(nb_world):
@@ -143,9 +156,10 @@ def test_tree_approaches_non_private():
     Xt, yt = one_attribute_world(4000, seed=9)
     clean = CLLDPDecisionTree(mechanism="none").fit(X, y).score(Xt, yt)
     assert clean > 0.93
+    slack = accuracy_slack(clean, yt.size)  # 4 standard errors of the clean test accuracy
     for mech in ("khr", "basic", "labeldp"):
         acc = CLLDPDecisionTree(8.0, mech, random_state=4).fit(X, y).score(Xt, yt)
-        assert acc >= clean - 0.03, (mech, acc, clean)
+        assert acc >= clean - slack, (mech, acc, clean, slack)
 
 
 def test_labeldp_tree_close_to_clean_at_moderate_epsilon():
@@ -193,6 +207,57 @@ def test_classifier_rejects_bad_data():
         CLLDPDecisionTree(budget_rule="greedy").fit(X, y)
     with pytest.raises(ValueError, match="k must be <= 11"):
         CLLDPNaiveBayes(k=12, omega=0.5).fit(X, y)
+
+
+def test_belief_tables_reject_out_of_domain_codes():
+    X, y = one_attribute_world(300)
+    sizes = [6] * 5
+    bad_X = X.copy()
+    bad_X[7, 2] = 6
+    with pytest.raises(ValueError, match=r"column 2 of X has codes outside 0\.\.5 \(sizes\[2\] = 6\)"):
+        true_conditionals(bad_X, y, sizes, 2)
+    with pytest.raises(ValueError, match=r"column 2 of X has codes outside 0\.\.5"):
+        estimate_conditionals(bad_X, y, sizes, 2, 1.0, rng=0)
+    bad_X[7, 2] = -1
+    with pytest.raises(ValueError, match=r"column 2 of X has codes outside 0\.\.5 .*found -1"):
+        true_conditionals(bad_X, y, sizes, 2)
+    with pytest.raises(ValueError, match=r"y has codes outside 0\.\.1 \(m_label = 2\)"):
+        true_conditionals(X, y + 1, sizes, 2)
+    with pytest.raises(ValueError, match=r"y has codes outside 0\.\.1"):
+        estimate_conditionals(X, y - 1, sizes, 2, 1.0, rng=0)
+    with pytest.raises(ValueError, match="t = len\\(sizes\\) = 4"):
+        true_conditionals(X, y, sizes[:4], 2)
+
+
+@pytest.mark.parametrize("cls", [CLLDPNaiveBayes, CLLDPDecisionTree])
+def test_fit_rejects_codes_outside_n_categories(cls):
+    X, y = one_attribute_world(300)
+    with pytest.raises(ValueError, match=r"outside the declared domain 0\.\.4 of column 0 \(n_categories\[0\] = 5\)"):
+        cls(2.0, n_categories=[5, 6, 6, 6, 6], random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="n_categories has 4 entries but X has 5 columns"):
+        cls(2.0, n_categories=[6] * 4, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match=r"n_categories\[1\] must be >= 1"):
+        cls(2.0, n_categories=[6, 0, 6, 6, 6], random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="X must hold integer codes"):
+        cls(2.0, n_categories=[6] * 5, random_state=0).fit(X + 0.5, y)
+
+
+@pytest.mark.parametrize("cls", [CLLDPNaiveBayes, CLLDPDecisionTree])
+def test_predict_rejects_codes_outside_n_categories(cls):
+    X, y = one_attribute_world(600)
+    clf = cls(2.0, n_categories=[6] * 5, random_state=0).fit(X, y)
+    bad = X[:10].copy()
+    bad[3, 4] = 6
+    with pytest.raises(ValueError, match=r"X\[3, 4\] = 6 is outside the declared domain 0\.\.5 of column 4"):
+        clf.predict(bad)
+    bad[3, 4] = -2
+    with pytest.raises(ValueError, match=r"X\[3, 4\] = -2 is outside the declared domain"):
+        clf.predict_proba(bad)
+    with pytest.raises(ValueError, match="expecting 5 features"):
+        clf.predict(X[:10, :4])
+    # without n_categories an unseen value carries no evidence (documented in estimator_base): no error
+    free = cls(2.0, random_state=0).fit(X, y)
+    assert free.predict(np.where(X[:10] == 0, 9, X[:10])).shape == (10,)
 
 
 def test_true_belief_recursion():

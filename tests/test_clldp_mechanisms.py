@@ -296,14 +296,30 @@ def test_basic_count_sampler_and_variance():
     assert np.all(np.abs(z) < 4)
 
 
-def test_sampler_speed_million_users():
-    import time
-    mech = KHR(3.0, 1.0, 12, 50, 5)
-    x = np.random.default_rng(0).integers(0, 250, size=1_000_000)
-    t = time.perf_counter()
+@pytest.mark.parametrize("n,k,m_attr,m_label,w", [
+    (1_000_000, 1, 50, 5, 1.0),      # the issue's target size, GRR fast path
+    (1_000_000, 12, 50, 5, 1.0),     # the issue's target size, Eq. 8's k at ε = 3
+    (200_000, 94, 50, 5, 1.0),       # the largest k of Fig. 3 (ε = 0.5, floor)
+    (200_000, 3, 10, 2, 0.4),        # ω < 1, small product domain
+])
+def test_sampler_counts_at_scale(n, k, m_attr, m_label, w):
+    """Correctness of the per-user sampler at scale (its speed is measured in the benchmarks, not here).
+
+    Every report has exactly ``k`` ones, so the counts sum to ``n k``; each cell's count is a
+    sum of independent Bernoulli(p) or Bernoulli(q) bits, so it lies within 5 standard
+    deviations of ``n_x p + (n - n_x) q``.
+    """
+    mech = KHR(3.0, w, k, m_attr, m_label)
+    m = m_attr * m_label
+    x = np.random.default_rng(0).integers(0, m, size=n)
     counts = mech.perturb_and_count(x, 1)
-    assert time.perf_counter() - t < 2.0
-    assert counts.sum() == 12_000_000
+    assert counts.shape == (m,)
+    assert counts.sum() == n * k
+    n_x = np.bincount(x, minlength=m)
+    p, q = mech.p, mech.q
+    mean = n_x * p + (n - n_x) * q
+    sd = np.sqrt(n_x * p * (1 - p) + (n - n_x) * q * (1 - q))
+    assert np.all(np.abs(counts - mean) < 5 * sd)
 
 
 # ---------------------------------------------------------------------------- choosing k
@@ -334,15 +350,26 @@ def test_eq8_on_synthetic_truths():
         assert [select_k(e, 250, cond) for e in EPS_GRID] == ks
 
 
+#: Largest measured ratio Var(Eq. 8's k) / Var(best k) on the synthetic truths over EPS_GRID
+#: (D(25) at ε = 4: Eq. 8 takes the ceiling 5 where the floor 4 is optimal).  A regression
+#: bound, not a property of Eq. 8: the test fails if a change makes the paper's rule worse.
+EQ8_WORST_VARIANCE_RATIO = 1.0134
+
+
 def test_eq8_close_to_bruteforce():
-    """Eq. (8)'s two candidates lose at most a few percent of variance against the best k."""
+    """The three-candidate rule is the brute-force optimum; Eq. (8) loses only where it takes the ceiling."""
+    worst = 1.0
     for name in SYNTHETIC_NAMES:
         cond = synthetic_conditional(name)
         for eps in EPS_GRID:
             kp, ko = select_k(eps, 250, cond, "paper"), select_k(eps, 250, cond, "oracle")
+            assert select_k(eps, 250, cond, "floor_ceil") == ko
+            if kp != ko:  # erratum 4: only the floor/ceil choice separates Eq. 8 from the optimum
+                assert (kp, ko) == (k_ceil(eps, 250), k_floor(eps, 250)), (name, eps, kp, ko)
             vp = approx_n_variance_k(eps, 250, kp, omega(cond, kp))
             vo = approx_n_variance_k(eps, 250, ko, omega(cond, ko))
-            assert vp <= vo * 1.06
+            worst = max(worst, vp / vo)
+    assert worst <= EQ8_WORST_VARIANCE_RATIO
 
 
 def test_resolve_k():

@@ -43,9 +43,11 @@ def _check_table(X: Any, y: Any, sizes: Sequence[int], m_label: int) -> tuple[np
         raise TypeError("X and y must hold integer codes")
     if Xa.size and (Xa.min() < 0 or np.any(Xa.max(axis=0) >= np.asarray(sizes))):
         bad = int(np.flatnonzero((Xa.min(axis=0) < 0) | (Xa.max(axis=0) >= np.asarray(sizes)))[0])
-        raise ValueError(f"column {bad} of X has codes outside 0..{sizes[bad] - 1}")
+        raise ValueError(f"column {bad} of X has codes outside 0..{sizes[bad] - 1} (sizes[{bad}] = {sizes[bad]}): "
+                         f"found {int(Xa[:, bad].min())}..{int(Xa[:, bad].max())}")
     if ya.size and (ya.min() < 0 or ya.max() >= m_label):
-        raise ValueError(f"y has codes outside 0..{m_label - 1}")
+        raise ValueError(f"y has codes outside 0..{m_label - 1} (m_label = {m_label}): "
+                         f"found {int(ya.min())}..{int(ya.max())}")
     return Xa.astype(np.int64), ya.astype(np.int64)
 
 

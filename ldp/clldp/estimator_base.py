@@ -21,7 +21,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._checks import as_generator, check_epsilon
+from .._checks import as_generator, check_epsilon, check_int
 from .belief import belief_functions, estimate_conditionals, true_conditionals
 
 __all__ = ["MECHANISMS", "CLLDPClassifierBase"]
@@ -67,7 +67,7 @@ class CLLDPClassifierBase(ClassifierMixin, BaseEstimator):
             self.categories_ = [np.unique(X[:, c]) for c in range(X.shape[1])]
             codes = np.column_stack([np.searchsorted(cats, X[:, c]) for c, cats in enumerate(self.categories_)])
         else:
-            sizes = list(self.n_categories)
+            sizes = [check_int(m, f"n_categories[{c}]", minimum=1) for c, m in enumerate(self.n_categories)]
             if len(sizes) != X.shape[1]:
                 raise ValueError(f"n_categories has {len(sizes)} entries but X has {X.shape[1]} columns")
             self.categories_ = [np.arange(int(m)) for m in sizes]
@@ -82,7 +82,8 @@ class CLLDPClassifierBase(ClassifierMixin, BaseEstimator):
         bad = (X < 0) | (X >= sizes[None, :])
         if np.any(bad):
             i, c = np.argwhere(bad)[0]
-            raise ValueError(f"X[{i}, {c}] = {X[i, c]!r} is outside the declared domain 0..{sizes[c] - 1}")
+            raise ValueError(f"X[{i}, {c}] = {X[i, c].item()!r} is outside the declared domain 0..{sizes[c] - 1} "
+                             f"of column {c} (n_categories[{c}] = {sizes[c]})")
         return X.astype(np.int64)
 
     def _transform_codes(self, X: Any) -> np.ndarray:
