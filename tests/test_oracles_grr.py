@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldp.audit import channel_epsilon, check_channel, chi_square_agreement, two_sample_agreement
-from ldp.oracles import GRR
+from ldp.oracles import GRR, OLH, Exponential, SubsetSelection
 
 SETTINGS = settings(max_examples=25, deadline=None)
 R = 2000  # repetitions of the count-level sampler
@@ -48,8 +48,16 @@ def test_channel_rows_sum_to_one_and_audit_is_tight(eps, d):
 
 
 def test_large_epsilon_gives_finite_probabilities():
-    o = GRR(800.0, 4)  # e^800 overflows; p and q must not become nan
-    assert o.p == 1.0 and o.q == 0.0
+    o = GRR(600.0, 4)  # e^600 is finite but huge; p and q must not become nan
+    assert o.p == 1.0 and 0.0 < o.q < 1e-250
+
+
+@pytest.mark.parametrize("make", [lambda: GRR(800.0, 4), lambda: Exponential(1600.0, 4),
+                                  lambda: SubsetSelection(800.0, 6, 2), lambda: OLH(710.0, 5)])
+def test_budgets_whose_q_underflows_are_refused(make):
+    """A q that rounds to 0 would make the channel infinitely revealing: refuse, naming epsilon."""
+    with pytest.raises(ValueError, match="epsilon"):
+        make()
 
 
 # ------------------------------------------------------------------ sampling
@@ -136,3 +144,17 @@ def test_empty_input():
         o.estimate(np.array([], dtype=int))
     with pytest.raises(ValueError, match="true_counts"):
         o.simulate_counts(np.zeros(5, dtype=int))
+
+
+@pytest.mark.parametrize("support, n, match", [([1.0, 2.0], 10, r"shape \(5,\)"), ([-3, 1, 1, 1, 1], 10, "non-negative"),
+                                               ([np.nan, 1, 1, 1, 1], 10, "finite"), ([1, 1, 1, 1, 1], 0, "n must be"),
+                                               ([1, 1, 1, 1, 1], 2.5, "n must be an integer")])
+def test_server_side_inputs_are_validated(support, n, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        GRR(1.0, 5).estimate_from_support(support, n)
+
+
+@pytest.mark.parametrize("f", [-0.1, 1.5, np.nan, [0.5, 7.0]])
+def test_variance_refuses_frequencies_outside_the_unit_interval(f):
+    with pytest.raises(ValueError, match="f must hold frequencies"):
+        GRR(1.0, 5).variance(10, f)

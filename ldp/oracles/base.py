@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_codes, check_counts, check_domain_size, check_epsilon
+from .._checks import as_generator, check_codes, check_counts, check_domain_size, check_epsilon, check_int
 
 
 class FrequencyOracle(ABC):
@@ -81,16 +81,14 @@ class FrequencyOracle(ABC):
 
     def estimate_from_support(self, support: Any, n: int) -> np.ndarray:
         """Calibrate support counts: ``(C/n - q)/(p - q)`` (Wang et al. 2017, Eq. (1))."""
-        if n <= 0:
-            raise ValueError(f"n must be >= 1, got {n}")
-        support = np.asarray(support, dtype=float)
+        n = check_int(n, "n", minimum=1)
+        support = self._check_support(support)
         return (support / n - self.q) / (self.p - self.q)
 
     def variance(self, n: int, f: Any = 0.0) -> np.ndarray | float:
         """Exact variance of the estimate of a value with true frequency ``f`` among ``n`` users."""
-        if n <= 0:
-            raise ValueError(f"n must be >= 1, got {n}")
-        f = np.asarray(f, dtype=float)
+        n = check_int(n, "n", minimum=1)
+        f = self._check_frequency(f)
         p, q = self.p, self.q
         out = (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * (p - q) ** 2)
         return float(out) if out.ndim == 0 else out
@@ -105,6 +103,28 @@ class FrequencyOracle(ABC):
         raise ValueError(f"{type(self).__name__} has no exact count-level sampler; use perturb()")
 
     # helpers for subclasses
+    #: False for oracles whose "support" is a sum of noisy reals (SHE) and may be negative
+    support_is_count: bool = True
+
+    def _check_support(self, support: Any, length: int | None = None, name: str = "support") -> np.ndarray:
+        """Support counts as floats: 1-D, of length ``d`` (or ``length``), finite, non-negative counts."""
+        length = self.d if length is None else length
+        arr = np.asarray(support, dtype=float)
+        if arr.shape != (length,):
+            raise ValueError(f"{name} must have shape ({length},), got shape {arr.shape}")
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} must be finite")
+        if self.support_is_count and np.any(arr < 0):
+            raise ValueError(f"{name} must be non-negative counts, got minimum {float(arr.min())!r}")
+        return arr
+
+    @staticmethod
+    def _check_frequency(f: Any) -> np.ndarray:
+        arr = np.asarray(f, dtype=float)
+        if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
+            raise ValueError(f"f must hold frequencies in [0, 1], got {f!r}")
+        return arr
+
     def _codes(self, x: Any) -> np.ndarray:
         return check_codes(x, self.d, "x")
 

@@ -341,7 +341,7 @@ class BloomRAPPOR(FrequencyOracle):
         Exactly unbiased when the Bloom matrix has rank ``d``; raises ``ValueError`` otherwise.
         """
         n = check_int(n, "n", minimum=1)
-        c = self._check_support(support, length=self.m)
+        c = self._check_support(support, length=self.m, name="bit counts")
         t = debias_bit_counts(c, n, self.f) / n
         return self._least_squares() @ t
 

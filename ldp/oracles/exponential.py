@@ -20,6 +20,7 @@ from this factor; spec 003 §3.3 asks that it not be "fixed".
 """
 from __future__ import annotations
 
+from .base import FrequencyOracle
 from .grr import GRR
 
 
@@ -47,7 +48,7 @@ class Exponential(GRR):
     name = "EXP"
 
     def __init__(self, epsilon: float, d: int) -> None:
-        super().__init__(epsilon, d)
+        FrequencyOracle.__init__(self, epsilon, d)  # validation of the budget is GRR(eps/2)'s, just below
         self._grr = GRR(self.epsilon / 2, self.d)
 
     @property

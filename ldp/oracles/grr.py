@@ -25,6 +25,13 @@ class GRR(FrequencyOracle):
     name = "GRR"
     has_count_sampler = True
 
+    def __init__(self, epsilon: float, d: int) -> None:
+        super().__init__(epsilon, d)
+        if not self.q > 0.0:
+            raise ValueError(
+                f"epsilon={self.epsilon!r} is too large for d={self.d}: q = 1/(e^eps + d - 1) underflows to 0 in "
+                f"double precision, so the channel would not be eps-LDP for any finite eps; use epsilon <= 700")
+
     @property
     def p(self) -> float:
         # written with e^{-eps} so that large budgets give p -> 1 instead of inf/inf = nan

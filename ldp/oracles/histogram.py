@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import check_int
 from .base import FrequencyOracle
 
 #: number of report entries generated at once (4 M floats = 32 MiB)
@@ -57,6 +58,7 @@ class SHE(FrequencyOracle):
     """
 
     name = "SHE"
+    support_is_count = False  # summed noisy reals: may be negative
     has_count_sampler = True
 
     @property
@@ -120,9 +122,8 @@ class SHE(FrequencyOracle):
 
     def variance(self, n: int, f: Any = 0.0) -> np.ndarray | float:
         """``2 b^2 / n = 8 / (eps^2 n)`` for every value (the frequency ``f`` does not matter)."""
-        if n <= 0:
-            raise ValueError(f"n must be >= 1, got {n}")
-        f = np.asarray(f, dtype=float)
+        n = check_int(n, "n", minimum=1)
+        f = self._check_frequency(f)
         out = np.full(f.shape, 2.0 * self.scale ** 2 / n)
         return float(out) if out.ndim == 0 else out
 

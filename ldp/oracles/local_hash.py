@@ -128,6 +128,8 @@ def olh_g(epsilon: float, rule: str = "round") -> int:
         ``q(1-q)/(p-q)^2`` with ideal ``q = 1/g``.
     """
     eps = check_epsilon(epsilon)
+    if eps > 700:
+        raise ValueError(f"epsilon={eps!r} is too large for OLH: e^eps overflows double precision; use epsilon <= 700")
     e = math.exp(eps)
     if rule == "round":
         return int(round(e)) + 1

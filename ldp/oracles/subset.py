@@ -162,8 +162,9 @@ class SubsetSelection(FrequencyOracle):
             omega = check_int(subset_size, "subset_size", minimum=1, maximum=self.d - 1)
         self.subset_size = omega
         self._p, self._q = _ss_pq(self.epsilon, self.d, omega)
-        if not self._p > self._q:
-            raise ValueError(f"epsilon={self.epsilon!r} is too large: p rounds to 1 in double precision")
+        if not (self._p > self._q and self._q > 0.0 and self._p < 1.0):
+            raise ValueError(f"epsilon={self.epsilon!r} is too large: p rounds to 1 (or q to 0) in double precision, "
+                             f"so the channel would not be eps-LDP; use a smaller epsilon")
         self._dtype = np.int16 if self.d <= np.iinfo(np.int16).max else (
             np.int32 if self.d <= np.iinfo(np.int32).max else np.int64)
 
