@@ -180,6 +180,22 @@ def test_labeldp_leaks_more_than_clldp(nb_world):
     assert b.n_attacked == X.shape[0]
 
 
+def test_attribute_guess_accuracy_exact():
+    """Attack A on a noise-free channel is the Bayes guess from the attribute; attack B reads the label."""
+    from ldp.clldp import KHR, label_channel
+    from ldp.clldp.attack import attribute_guess_accuracy, bayes_optimal_accuracy
+    from ldp.clldp.paper import TABLE1
+    prior = np.array([0.3, 0.7])
+    exact = label_channel(np.eye(6), TABLE1)
+    assert attribute_guess_accuracy(exact, TABLE1, prior) == pytest.approx(bayes_optimal_accuracy(TABLE1, prior))
+    assert bayes_optimal_accuracy(exact, prior) == pytest.approx(1.0)
+    for eps in (0.5, 2.0, 8.0):
+        Q = label_channel(KHR(eps, omega(TABLE1, 1), 1, 3, 2).channel(), TABLE1)
+        assert attribute_guess_accuracy(Q, TABLE1, prior) <= bayes_optimal_accuracy(Q, prior) + 1e-12
+    with pytest.raises(ValueError, match="Q must be"):
+        attribute_guess_accuracy(exact[:, :5], TABLE1, prior)
+
+
 # ---------------------------------------------------------------------------- validation
 @pytest.mark.parametrize("kwargs,match", [
     (dict(mechanism="ldp"), "mechanism must be one of"),

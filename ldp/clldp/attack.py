@@ -33,7 +33,8 @@ from .._checks import as_generator, check_epsilon
 from .belief import belief_functions
 from .naive_bayes import PROB_FLOOR, collect_clldp_joints, labeldp_joints, nb_from_joints, nb_log_scores
 
-__all__ = ["AttackResult", "labeldp_attack", "clldp_attack", "bayes_optimal_accuracy", "ldp_accuracy_bound"]
+__all__ = ["AttackResult", "labeldp_attack", "clldp_attack", "bayes_optimal_accuracy", "attribute_guess_accuracy",
+           "ldp_accuracy_bound"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,37 @@ def bayes_optimal_accuracy(Q: Any, prior: Any) -> float:
     if np.any(pi < 0) or abs(pi.sum() - 1) > 1e-9:
         raise ValueError("prior must be a probability vector")
     return float(np.max(pi[:, None] * Qa, axis=0).sum())
+
+
+def attribute_guess_accuracy(Q: Any, cond: Any, prior: Any) -> float:
+    """Exact accuracy of attack A (Sec. 7.4 as the paper words it) against a single-cell output.
+
+    With ``k = 1`` every output ``o`` is one cell ``(l', ã)`` of the product domain, index
+    ``o = l' m^s + ã`` (:mod:`ldp.clldp.encoding`).  Attack A reads the attribute part
+    ``ã`` as if it were the true value and guesses ``g(o) = argmax_l π_l F[l, ã]``; its
+    accuracy is ``Σ_o π_{g(o)} Q[g(o), o]``.  Compare with :func:`bayes_optimal_accuracy`
+    (attack B with the exact model), which is never smaller.
+
+    Parameters
+    ----------
+    Q : array_like, shape (m_label, m_label * m_s)
+        Label-level channel of a one-cell mechanism (:func:`ldp.clldp.label_channel`).
+    cond : array_like, shape (m_label, m_s)
+        The attacker's model ``F[l, a] = Pr{a | l}``.
+    prior : array_like, shape (m_label,)
+        Label distribution ``π``.
+    """
+    Qa = np.asarray(Q, dtype=float)
+    F = np.asarray(cond, dtype=float)
+    pi = np.asarray(prior, dtype=float)
+    if F.ndim != 2 or Qa.shape != (F.shape[0], F.size) or pi.shape != (F.shape[0],):
+        raise ValueError(f"Q must be (m_label, m_label * m_s) = {(F.shape[0], F.size) if F.ndim == 2 else '?'}, "
+                         f"cond (m_label, m_s) and prior (m_label,); got {Qa.shape}, {F.shape}, {pi.shape}")
+    if np.any(pi < 0) or abs(pi.sum() - 1) > 1e-9:
+        raise ValueError("prior must be a probability vector")
+    attr = np.arange(Qa.shape[1]) % F.shape[1]
+    guess = np.argmax(pi[:, None] * F[:, attr], axis=0)
+    return float(np.sum(pi[guess] * Qa[guess, np.arange(Qa.shape[1])]))
 
 
 def ldp_accuracy_bound(epsilon: float, prior: Any) -> float:
