@@ -78,3 +78,20 @@ def test_bad_mechanism_name():
     with pytest.raises(ValueError, match="mechanism must be one of"):
         error_trial("fig3a", "GRR", 1.0)
     assert set(MECHANISMS) >= {"JuRR", "CPRR", "TDRR", "JD_GRR"}
+
+
+def test_jurr_satisfies_definition3_on_every_paper_setting():
+    """Corollary 1 holds by construction, so the notebook's claim carries no 'reason if differs': assert it here
+    for every setting of the experiments and every budget of the paper's grid where JuRR exists."""
+    from ldp.uldp import check_uldp_2d
+    from ldp.uldp.datasets import SETTINGS
+    from ldp.uldp.experiment import PAPER_EPSILONS
+
+    checked = 0
+    for key in SETTINGS:
+        model = load_table(key).model
+        for eps in PAPER_EPSILONS:
+            if is_defined("JuRR", eps, model):
+                assert check_uldp_2d(make_mechanism("JuRR", eps, model).channel(), model, eps).satisfied, (key, eps)
+                checked += 1
+    assert checked >= len(SETTINGS)
