@@ -232,3 +232,40 @@ def test_sample_joint():
     assert np.all(np.abs(counts - ds.APPK_JOINT) < 5 * np.sqrt(ds.APPK_JOINT * (1 - ds.APPK_JOINT) / 50_000) + 1e-12)
     with pytest.raises(ValueError, match="summing to 1"):
         ds.sample_joint([[0.5, 0.6]], 10)
+
+
+# ----------------------------------------------------------------------------- claims implied by theory
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("eps", [1.0, 3.0, 5.0])
+def test_fig6_placements_implied_by_theory(seed, eps):
+    """The Fig. 6 claims the notebook checks on data hold for every joint (they follow from theory).
+
+    SPL-ANL (l = ε) is never below Alg. 2 (≤ ε), so it is in R2 (P1 only if every pair leaks ε);
+    EXP-ANL is Alg. 1 for an ε/2-LDP channel, never above the Alg. 2 bound at ε, so it is in R1;
+    ITS = GRR-ANL is the same formula, and against GRR's Algorithm 1 it is at P1.
+    """
+    rng = np.random.default_rng(seed)
+    sizes = list(rng.integers(2, 6, 3))
+    latent = rng.integers(0, 3, 4000)
+    codes = np.stack([np.where(rng.random(4000) < rng.uniform(0.2, 0.9), latent % s, rng.integers(0, s, 4000))
+                      for s in sizes], axis=1)
+    tables = tc.pair_tables(codes, sizes)
+    L2, Lg, Le = (tc.cpl_matrix(tables, 3, m, eps) for m in ("alg2", "grr", "exp"))
+    assert bm.region(*bm.under_over(L2, bm.spl_anl(3, eps), eps)) == "R2"
+    assert bm.region(*bm.under_over(L2, Le, eps)) == "R1"
+    assert bm.region(*bm.under_over(Lg, Lg, eps)) == "P1"
+    assert np.nanmax(Le - L2) <= 1e-12 and np.nanmax(L2) <= eps + 1e-12
+
+
+@pytest.mark.parametrize("eps_bar", [1.0, 5.0, 12.0])
+def test_fig8b_calibrated_budget_never_worse_than_spl(eps_bar):
+    """Fig. 8(b) follows from theory: the calibrated budget is >= ε̄/n (SPL is feasible), and GRR's
+    expected 0-1 error ``(1 - p) = (k-1)/(e^ε + k - 1)`` strictly decreases in ε."""
+    codes, sizes = toy_codes(11)
+    C = _conds(codes, sizes)
+    res = cal.calibrate_budget(C, eps_bar, step=0.01)
+    spl = eps_bar / len(sizes)
+    assert res.epsilon >= spl - 1e-12
+    err = lambda e, k=2: (k - 1) / (math.exp(e) + k - 1)
+    assert err(res.epsilon) <= err(spl)
+    assert res.epsilon > spl + 0.01 and err(res.epsilon) < err(spl)     # strict once correlation is not perfect
