@@ -123,6 +123,68 @@ def test_errata_demonstrations_exist_in_the_linked_notebooks():
                 f"{title}: section {quoted!r} not found among the headings of {sorted(p.name for p in notebooks)}"
 
 
+_CODE_CELL = re.compile(r"^```\{code-cell\}.*?^```\s*$", re.M | re.S)
+_HEADING = re.compile(r"^(#{1,6}) \S")
+
+
+def labelled_section(label: str) -> str:
+    """The text of the section that holds ``label``: from the heading that a ``(label)=`` target precedes (or the
+    last heading before a ``:label:`` option) to the next heading of the same or a higher level; code cells are
+    blanked so that ``# comments`` are not taken for headings."""
+    path = defined_labels()[label]
+    text = path.read_text(encoding="utf-8")
+    text = _CODE_CELL.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines)
+              if line.strip() == f"({label})=" or re.match(rf"^:label:\s*{re.escape(label)}\s*$", line))
+    if lines[at].startswith("("):
+        start = next(i for i in range(at, len(lines)) if _HEADING.match(lines[i]))
+    else:
+        start = max((i for i in range(at + 1) if _HEADING.match(lines[i])), default=0)
+    level = len(_HEADING.match(lines[start]).group(1)) if _HEADING.match(lines[start]) else 1
+    end = next((i for i in range(start + 1, len(lines))
+                if (h := _HEADING.match(lines[i])) and len(h.group(1)) <= level), len(lines))
+    return "\n".join(lines[start:end])
+
+
+def erratum_links() -> list[tuple[str, str, list[str]]]:
+    """(section title, erratum id, labels of the sections said to demonstrate it) for the E- and U-entries.
+
+    A row's own ``{ref}``/``{prf:ref}`` links come from its "demonstrated in" cell ("same section" repeats the row
+    above); a table without that column is demonstrated by the links in the section's prose. The numeric ids of
+    paper 000 and the M/C ids of papers 002-003 are this page's own numbering, not used in those chapters, so they
+    are not checked here.
+    """
+    out = []
+    for title, body in _sections(PAGES["errata"].read_text(encoding="utf-8")):
+        if not title.startswith("Paper"):
+            continue
+        table_at = body.find("\n| #")
+        prose_refs = [lab for _, lab in REF.findall(body[:table_at])]
+        header = next((line for line in body.splitlines() if line.startswith("| #")), "")
+        previous: list[str] = prose_refs
+        for row in (line for line in body.splitlines() if re.match(r"^\| [A-Z]?\d", line)):
+            ids = re.findall(r"\b([EU]\d+)\b", row.split("|")[1])
+            if "demonstrated in" in header:
+                cell = row.rstrip().rstrip("|").rsplit("|", 1)[1]
+                refs = [lab for _, lab in REF.findall(cell)] or (previous if "same section" in cell else [])
+                previous = refs
+            else:
+                refs = prose_refs
+            out += [(title, i, refs) for i in ids]
+    return out
+
+
+def test_every_e_and_u_erratum_is_named_in_the_section_it_links_to():
+    links = erratum_links()
+    ids = {i for _, i, _ in links}
+    assert {f"U{k}" for k in range(1, 10)} <= ids and {f"E{k}" for k in range(1, 21)} <= ids, sorted(ids)
+    for title, erratum, refs in links:
+        assert refs, f"{title}: {erratum} links to no section"
+        assert any(re.search(rf"\b{erratum}\b", labelled_section(lab)) for lab in refs), \
+            f"{title}: {erratum} does not appear in the linked section(s) {refs}"
+
+
 def test_course_refers_to_real_exercises_and_covers_every_chapter():
     text = PAGES["course"].read_text(encoding="utf-8")
     refs = [lab for role, lab in REF.findall(text) if role == "ref"]

@@ -21,7 +21,15 @@ Printed formula → what goes wrong:
 * Eq. (53), JuRR (N,N) variance, and Eq. (57), CPRR (N,N) variance: the (S,S)
   binomial form copied in; the right value is ``f (1−t)/(N t)``;
 * Eqs. (55), (58): "total variance = sum of the region variances" — each cell has
-  its own variance; the meaningful total is ``Σ_ij Var f̂_ij = E‖f̂ − f‖²``.
+  its own variance; the meaningful total is ``Σ_ij Var f̂_ij = E‖f̂ − f‖²``
+  (:func:`var_eq58` evaluates Eq. (58) as printed);
+* Algorithms 2 and 4, lines 1-2: the loops visit only ``i ≤ |X_S|, j ≤ |Y_S|``
+  (:func:`printed_loop_cells`);
+* Eqs. (29) and (32): the partial sums of the non-sensitive counts stop at index
+  ``|X_N|`` (``|Y_N|``) instead of ``|X|`` (``|Y|``) (:func:`pi_eq29_bounds`,
+  :func:`ip_eq32_bounds`);
+* Eq. (60): the MSE divides by the number of users ``N`` instead of the number of
+  cells (:func:`ldp.uldp.metrics.mse_eq60`).
 """
 from __future__ import annotations
 
@@ -35,7 +43,8 @@ from .jurr import JuRR, jurr_parameters
 
 __all__ = [
     "pp_eq23", "pp_alg2_line5", "pi_eq27", "ip_eq30", "ip_alg2_line11", "cprr_alg4_line7",
-    "var_pp_eq52_first_line", "var_ii_eq53", "var_ii_eq57", "errata_table", "jurr_algorithm2_as_printed",
+    "var_pp_eq52_first_line", "var_ii_eq53", "var_ii_eq57", "var_eq58", "errata_table", "jurr_algorithm2_as_printed",
+    "printed_loop_cells", "pi_eq29_bounds", "ip_eq32_bounds",
 ]
 
 
@@ -131,6 +140,60 @@ def var_ii_eq57(mech: CPRR, f: Any, n: int) -> np.ndarray:
     ftab = np.asarray(f, dtype=float).reshape(mech.shape)
     a, b, t = mech.a_prime, mech.b_prime, mech.t_prime
     return _only(mech.model.region_masks()["II"], (ftab * a * (1 - a) + (1 - ftab) * b * (1 - b)) / (n * t ** 2))
+
+
+def var_eq58(mech: CPRR, f: Any, n: int) -> np.ndarray:
+    """Eq. (58) as printed, on every cell: ``[1/(a'−b')² + 1/t'²] [f a'(1−a') + (1−f) b'(1−b')] / N``.
+
+    The printed "total" adds the ``S'`` variance and the (wrong, Eq. (57)) ``W_I×V_I``
+    variance of the same cell; no cell has that variance.
+    """
+    ftab = np.asarray(f, dtype=float).reshape(mech.shape)
+    a, b, t = mech.a_prime, mech.b_prime, mech.t_prime
+    return (1 / (a - b) ** 2 + 1 / t ** 2) * (ftab * a * (1 - a) + (1 - ftab) * b * (1 - b)) / n
+
+
+def printed_loop_cells(model: Any) -> np.ndarray:
+    """Cells that Algorithms 2 and 4 visit as printed (``for i = 1..|X_S|, j = 1..|Y_S|``, sensitive values first).
+
+    Returns a boolean ``k_x × k_y`` mask: the ``(S,S)`` cells only; every other cell is never estimated.
+    """
+    return model.region_masks()["PP"].copy()
+
+
+def _printed_range(nonsensitive: Any, n_sensitive: int) -> list[int]:
+    """Values with 1-based (sensitive-first) index ``|S|+1 .. |N|``: the first ``max(0, |N|−|S|)`` non-sensitive."""
+    nons = list(nonsensitive)
+    return nons[:max(0, len(nons) - n_sensitive)]
+
+
+def pi_eq29_bounds(mech: JuRR, counts: Any) -> np.ndarray:
+    """The (corrected) Algorithm 2 line 9 on (S,N) cells, with ``S_Nx`` summed over Eq. (29)'s printed range.
+
+    Eq. (29) sums the column from index ``|X_S|+1`` to ``|X_N|``, so it sees only the
+    first ``|X_N| − |X_S|`` non-sensitive rows (none when ``|X_N| ≤ |X_S|``); the
+    right range ends at ``|X|``.
+    """
+    c, N = _table(mech, counts)
+    pr, xs, sx = mech.params, mech.model.x.mask, mech.model.sx
+    rows = _printed_range(mech.model.x.nonsensitive, sx)
+    S_N = c[rows, :].sum(axis=0)[None, :] if rows else np.zeros((1, mech.model.ky))
+    S_S = c[xs, :].sum(axis=0)[None, :]
+    F_N = S_N / (N * pr.t)
+    F_S = (S_S / N - sx * pr.q * F_N) / (pr.p + (sx - 1) * pr.q)
+    return _only(mech.model.region_masks()["PI"], (c / N - pr.q * (F_N + F_S)) / (pr.p - pr.q))
+
+
+def ip_eq32_bounds(mech: JuRR, counts: Any) -> np.ndarray:
+    """The corrected (N,S) estimator with ``S_Ny`` summed over Eq. (32)'s printed range (mirror of Eq. (29))."""
+    c, N = _table(mech, counts)
+    pr, ys, sy = mech.params, mech.model.y.mask, mech.model.sy
+    cols = _printed_range(mech.model.y.nonsensitive, sy)
+    S_N = c[:, cols].sum(axis=1)[:, None] if cols else np.zeros((mech.model.kx, 1))
+    S_S = c[:, ys].sum(axis=1)[:, None]
+    G_N = S_N / (N * pr.t)
+    G_S = (S_S / N - sy * pr.n * G_N) / (pr.m + (sy - 1) * pr.n)
+    return _only(mech.model.region_masks()["IP"], (c / N - pr.n * (G_N + G_S)) / (pr.m - pr.n))
 
 
 def errata_table(jurr: JuRR, cprr: CPRR, f: Any, n: int) -> pd.DataFrame:
