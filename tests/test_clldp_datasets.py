@@ -1,12 +1,14 @@
 """Data for paper 000: synthetic generators (Table 4 reading), public tables, stand-ins."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from ldp.audit import chi_square_agreement
-from ldp.clldp import omega
+from ldp.clldp import KHR, omega
 from ldp.clldp.datasets import (HEALTHCARE_DOMAINS, SYNTHETIC_NAMES, code_frame, equal_width_codes,
                                 healthcare_standin, make_synthetic, smartgrid_augment, smartgrid_standin,
                                 smartgrid_table, synthetic_conditional)
@@ -64,3 +66,21 @@ def test_healthcare_standin_shape():
     assert t.sizes == HEALTHCARE_DOMAINS and t.X.shape == (20_000, 15) and not t.real
     assert abs(t.y.mean() - 0.406) < 0.02
     assert np.all(t.X.max(axis=0) < np.array(HEALTHCARE_DOMAINS))
+
+
+def test_public_joint_error_trial():
+    """Fig. 3 on a public table: four methods, ω from the SS sample, Eq. (7) given the ω used."""
+    from ldp.clldp.experiments import FIG3_PUBLIC_ATTRIBUTE, JOINT_METHODS, public_joint_error_trial
+    rows = public_joint_error_trial("healthcare", 8.0, rng=1, max_rows=3000)
+    assert [r["method"] for r in rows] == list(JOINT_METHODS)
+    m = 32 * 2  # Hospital_code x two labels
+    assert all(r["attribute"] == FIG3_PUBLIC_ATTRIBUTE["healthcare"] and r["m"] == m for r in rows)
+    assert rows[0]["k"] == m and rows[0]["omega"] == 1.0
+    assert all(r["n"] == 3000 - 300 for r in rows)  # 10% of the rows estimate ω and do not report
+    for r in rows[1:]:
+        assert r["k"] == 1  # ε = 8: the floor is clamped to 1, and Eq. 8 prefers k = 1 for a weak attribute
+        assert 0 < r["omega"] <= 1 and 0 < r["omega_true"] <= 1
+        assert r["theory"] == pytest.approx(math.sqrt(KHR(8.0, r["omega"], 1, 32, 2).expected_sq_l2(r["n"])))
+    assert all(np.isfinite(r["err"]) and r["err"] > 0 for r in rows)
+    with pytest.raises(ValueError, match="attribute must be one of"):
+        public_joint_error_trial("healthcare", 1.0, rng=1, max_rows=3000, attribute="Stay")
