@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 __all__ = [
-    "APPK_NMI", "APPK_PCC", "TABLE_III", "FIG4B_NECKLACE_SATURATION", "FIG4B_NECKLACE_SATURATION_FROM_EPS",
+    "APPK_SAMPLE_SIZE", "APPK_NMI", "APPK_PCC", "TABLE_III", "FIG4B_NECKLACE_SATURATION", "FIG4B_NECKLACE_SATURATION_FROM_EPS",
     "FIG4C_CARDIO_TO_CHOLESTEROL", "FIG4C_CHOLESTEROL_TO_CARDIO", "FIG5_NMI", "FIG5_SPREAD", "TABLE_I_DATASETS",
     "FIG7_OLH_FREQ_NMSE", "FIG7_OLH_OVER_SS_TCPL", "FIG8_CALIBRATED_OVER_SPL", "SURROGATES", "R_EXPANSION",
     "table_i", "table_ii", "table_iii",
@@ -18,6 +18,9 @@ __all__ = [
 #: Section III-A: replication factor of the expanded dataset and number of surrogates.
 R_EXPANSION = 50
 SURROGATES = 10_000
+
+#: Appendix K: size of the synthetic sample drawn from the joint (28) for Table III.
+APPK_SAMPLE_SIZE = 100_000
 
 #: Appendix K, text below Eq. (28): normalised MI and PCC of the joint (28).
 APPK_NMI = 0.164
