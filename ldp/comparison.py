@@ -39,6 +39,8 @@ from .estimate import ibu
 from .metrics import total_variation
 
 __all__ = [
+    "IBU_MAX_ITER",
+    "IBU_TOL",
     "Approach",
     "APPROACHES",
     "approaches_frame",
@@ -474,8 +476,14 @@ def simulate_reports(channel: Any, true_counts: Any, rng: Any = None) -> np.ndar
     return simulate_channel_counts(T, true_counts, rng)
 
 
+IBU_MAX_ITER = 3000
+"""Cap on the IBU (EM) iterations of :func:`joint_error` (the same for every mechanism)."""
+IBU_TOL = 1e-9
+"""IBU stops earlier when the L1 change of the estimate falls below this."""
+
+
 def joint_error(task: PairTask, channel: Any, rng: Any = None, *, n: int | None = None,
-                max_iter: int = 3000, tol: float = 1e-9) -> float:
+                max_iter: int = IBU_MAX_ITER, tol: float = IBU_TOL) -> float:
     """Total-variation error of the IBU joint estimate from one exact draw of the report counts.
 
     ``n`` users are drawn from the task's joint (default: the records themselves,
@@ -483,7 +491,8 @@ def joint_error(task: PairTask, channel: Any, rng: Any = None, *, n: int | None 
     ``Σ_cells Multinomial(n_cell, T[cell])`` (:func:`simulate_reports`),
     and the joint is the IBU (EM) estimate on the same channel, stopped after ``max_iter``
     iterations or when the L1 change falls below ``tol``.  At small ε IBU converges slowly and the
-    default cap of 3000 iterations stops it early, a mild regularisation shared by every mechanism.
+    default cap of :data:`IBU_MAX_ITER` iterations stops it early, a mild regularisation shared by every
+    mechanism.
     """
     T = check_channel(channel, atol=1e-9, name="channel")
     if T.shape[0] != task.c * task.d:

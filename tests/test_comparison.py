@@ -175,3 +175,10 @@ def test_styles_are_distinct_and_coloured_by_approach():
         assert len({styles[m]["color"] for m in a.mechanisms}) == 1
     with pytest.raises(ValueError):
         cmp.style("nope")
+
+
+def test_ibu_constants_are_the_defaults_the_notebook_glues():
+    import inspect
+
+    params = inspect.signature(cmp.joint_error).parameters
+    assert params["max_iter"].default == cmp.IBU_MAX_ITER and params["tol"].default == cmp.IBU_TOL
