@@ -144,6 +144,9 @@ _IMAGES = """() => Array.from(document.querySelectorAll('main img, article img')
 
 def _open(browser, path: Path):
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    # offline means offline: any http(s) request (a CDN MathJax, a web font) is refused, so math can
+    # only render from the vendored copy
+    page.route("http*://**", lambda route: route.abort())
     page.goto(path.as_uri(), wait_until="load")
     if page.evaluate("() => !!(window.MathJax && window.MathJax.startup)"):
         page.wait_for_function("() => window.MathJax.startup.promise.then(() => true)", timeout=30_000)
@@ -188,3 +191,36 @@ def test_every_page_renders_math_and_figures_in_chromium(built_book, browser):
             problems.append(f"{path.name}: images not loaded {bad}")
         page.close()
     assert not problems, "\n".join(problems)
+
+
+def _table_rows(html_text: str) -> list[list[str]]:
+    """Cell texts of every table row in an HTML page (tags stripped)."""
+    import re
+
+    rows = []
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html_text, flags=re.S):
+        cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, flags=re.S)
+        rows.append([re.sub(r"<[^>]+>", "", c).strip() for c in cells])
+    return rows
+
+
+def test_scoreboard_totals_match_the_chapters_claims_tables(built_book):
+    """The built scoreboard's totals equal the verdicts counted in each chapter's own claims table."""
+    board = (built_book / "book" / "scoreboard.html").read_text(encoding="utf-8")
+    totals = [r for r in _table_rows(board) if len(r) >= 6 and r[-1].isdigit() and r[-4].isdigit()]
+    assert totals, "no totals rows found on the scoreboard"
+    chapters = [f for f in toc_files() if f.startswith("notebooks/") and (
+        "experiments" in f or f.startswith("notebooks/00-"))]
+    counted = []
+    for f in chapters:
+        rows = _table_rows((built_book / f"{f}.html").read_text(encoding="utf-8"))
+        header = next((r for r in rows if "verdict" in r), None)
+        if header is None:
+            continue
+        col = header.index("verdict")
+        verdicts = [r[col] for r in rows if len(r) == len(header) and r is not header and r[col] in (
+            "reproduced", "differs", "not reproducible")]
+        counted.append((verdicts.count("reproduced"), verdicts.count("differs"),
+                        verdicts.count("not reproducible"), len(verdicts)))
+    shown = [tuple(int(x) for x in r[-4:]) for r in totals]
+    assert sorted(shown) == sorted(counted), f"scoreboard totals {shown} != chapters' tables {counted}"

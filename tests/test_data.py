@@ -123,3 +123,38 @@ def test_load_or_standin_does_not_hide_corruption(isolated_data):
 def test_load_or_standin_uses_real_data_when_present():
     frame, source = D.load_or_standin("adult", lambda: pd.DataFrame())
     assert source.real and len(frame) == 48_842 and "Real data" in source._repr_html_()
+
+
+def test_fetch_never_deletes_a_corrupted_vendored_file(isolated_data, monkeypatch, tmp_path, capsys):
+    """`make data` may replace files in data/external/, but a bad copy in data/ is reported, not deleted."""
+    import urllib.request
+
+    from ldp.data import __main__ as fetcher
+
+    root, _ = isolated_data
+    bad = root / "data" / "adult.data"
+    bad.write_bytes(b"not the adult file")
+    monkeypatch.setenv("LDP_SHARED_DATASETS", str(tmp_path / "no-shared-folder"))
+    monkeypatch.setattr(fetcher, "REPO_ROOT", root)
+
+    def offline(*args, **kwargs):
+        raise OSError("offline test")
+
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
+    assert fetcher.fetch() == 0
+    out = capsys.readouterr().out
+    assert bad.read_bytes() == b"not the adult file"
+    assert "not touching a file outside data/external/" in out and "[missing]" in out
+
+
+def test_git_tracks_no_notebook_json_no_html_and_no_unregistered_data():
+    import subprocess
+
+    files = subprocess.run(["git", "ls-files"], cwd=VENDORED.parent, capture_output=True, text=True,
+                           check=True).stdout.split()
+    assert not [f for f in files if f.endswith((".ipynb", ".html"))]
+    readme = (VENDORED / "README.md").read_text()
+    data_files = [f for f in files if f.startswith("data/") and f != "data/README.md"]
+    assert data_files, "the vendored Adult files should be tracked"
+    for f in data_files:
+        assert Path(f).name in readme, f"{f} is tracked but has no provenance row in data/README.md"

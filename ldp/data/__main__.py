@@ -41,6 +41,11 @@ def fetch() -> int:
                 if _ok(path, f.sha256):
                     print(f"[ok]      {ds.name:10s} {path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path}")
                     continue
+                if path.parent != target:  # a vendored or user-provided copy: never delete it, report it
+                    problems += 1
+                    print(f"[corrupt] {ds.name:10s} {path}: checksum mismatch; not touching a file outside "
+                          f"data/external/ (restore it with `git checkout -- {path.name}` or replace it by hand)")
+                    continue
                 print(f"[corrupt] {ds.name:10s} {path}: checksum mismatch, replacing")
                 path.unlink()
             except DatasetUnavailable:

@@ -67,7 +67,9 @@ DATASETS: dict[str, Dataset] = {
             source="https://archive.ics.uci.edu/dataset/471",
             licence="CC BY 4.0",
             papers=("000",),
-            notes="Paper 000's 60,000 'SmartGrid' rows are these 10,000 times the 6 permutations of nodes 2-4.",
+            notes="Paper 000's 60,000 'SmartGrid' rows are these 10,000 times the 6 permutations of nodes 2-4. "
+                  "No download URL: UCI serves a zip whose CSV still has the `stabf` column, so it cannot match "
+                  "this copy's checksum.",
         ),
         Dataset(
             name="retail",
@@ -87,7 +89,8 @@ DATASETS: dict[str, Dataset] = {
             source="https://archive.ics.uci.edu/dataset/76",
             licence="CC BY 4.0",
             papers=("004",),
-            notes="This copy has a header line; its rows are sorted, so subsample at random.",
+            notes="This copy has a header line; its rows are sorted, so subsample at random. No download URL: the "
+                  "UCI file has no header line, so it cannot match this copy's checksum.",
         ),
         Dataset(
             name="students",
