@@ -1,10 +1,11 @@
 """The strict book build and what a reader sees: pages, figures, links, math, in a real browser.
 
 The build runs once per session at the smoke profile (``LDP_PROFILE=smoke``) into ``_build/smoke`` so it
-never shares a jupyter-cache with ``make book``.  All tests of this module run on one xdist worker.
+never shares a jupyter-cache with ``make book``; a file lock makes xdist workers share one build.
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -27,13 +28,28 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 @pytest.fixture(scope="module")
 def built_book():
-    shutil.rmtree(OUT, ignore_errors=True)
-    env = dict(os.environ, LDP_PROFILE="smoke")
-    jb = Path(sys.executable).with_name("jupyter-book")
-    proc = subprocess.run([str(jb), "build", str(REPO), "-W", "-n", "--keep-going", "--path-output", str(OUT)],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=1500)
-    log = proc.stdout[-6000:] + proc.stderr[-6000:]
-    assert proc.returncode == 0, f"strict book build failed:\n{log}"
+    """Build once per test run, whichever xdist worker gets here first.
+
+    xdist may hand this module's tests to both workers (and re-create a module fixture when other modules'
+    tests are interleaved), so the build is guarded by a file lock and a marker naming this test run: a second
+    worker, or a second set-up in the same run, waits for and reuses the finished build instead of deleting it
+    half-way through.
+    """
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid-{os.getpid()}"
+    (REPO / "_build").mkdir(exist_ok=True)
+    with open(REPO / "_build" / "smoke.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        marker = OUT / "BUILT_BY_RUN"
+        if marker.is_file() and marker.read_text() == run_id:
+            return HTML
+        shutil.rmtree(OUT, ignore_errors=True)
+        env = dict(os.environ, LDP_PROFILE="smoke")
+        jb = Path(sys.executable).with_name("jupyter-book")
+        proc = subprocess.run([str(jb), "build", str(REPO), "-W", "-n", "--keep-going", "--path-output", str(OUT)],
+                              cwd=REPO, env=env, capture_output=True, text=True, timeout=1500)
+        log = proc.stdout[-6000:] + proc.stderr[-6000:]
+        assert proc.returncode == 0, f"strict book build failed:\n{log}"
+        marker.write_text(run_id)
     return HTML
 
 
