@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from stat_checks import assert_mean_and_variance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -143,15 +144,10 @@ def test_estimator_unbiased_and_variance_matches_closed_form():
     o = HadamardResponse(1.0, 10)
     counts = np.array([3000, 2000, 1000, 500, 300, 200, 0, 0, 0, 0])
     n = int(counts.sum())
-    f = counts / n
     gen = np.random.default_rng(5)
     reps = 2000
     est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), n) for _ in range(reps)])
-    var = o.variance(n, f)
-    z = (est.mean(axis=0) - f) / np.sqrt(var / reps)
-    assert np.all(np.abs(z) < 5), z
-    ratio = est.var(axis=0, ddof=1) / var
-    assert np.all(np.abs(ratio - 1) < 5 * math.sqrt(2 / (reps - 1))), ratio
+    assert_mean_and_variance(o, counts, est)
 
 
 def test_per_user_estimate_within_five_standard_errors():

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from stat_checks import assert_mean_and_variance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,15 +22,6 @@ from ldp.oracles import GRR, SubsetSelection, subset_size
 SETTINGS = settings(max_examples=25, deadline=None)
 
 
-def _assert_mean_and_variance(oracle, counts, estimates):
-    n = int(counts.sum())
-    f = counts / n
-    var = oracle.variance(n, f)
-    reps = estimates.shape[0]
-    z = (estimates.mean(axis=0) - f) / np.sqrt(var / reps)
-    assert np.all(np.abs(z) < 5), z
-    ratio = estimates.var(axis=0, ddof=1) / var
-    assert np.all(np.abs(ratio - 1) < 5 * math.sqrt(2 / (reps - 1))), ratio
 
 
 # ------------------------------------------------------------------ subset size
@@ -135,7 +127,7 @@ def test_estimator_unbiased_and_variance_matches_closed_form(d, w):
     counts = np.bincount(x, minlength=d)
     gen = np.random.default_rng(15)
     est = np.stack([o.estimate_from_support(o.perturb_and_count(x, gen), x.size) for _ in range(1500)])
-    _assert_mean_and_variance(o, counts, est)
+    assert_mean_and_variance(o, counts, est)
 
 
 def test_per_user_estimate_at_default_size():

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from stat_checks import assert_mean_and_variance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,15 +28,6 @@ SETTINGS = settings(max_examples=25, deadline=None)
 R = 2000
 
 
-def _assert_mean_and_variance(oracle, counts, estimates):
-    n = int(counts.sum())
-    f = counts / n
-    var = oracle.variance(n, f)
-    reps = estimates.shape[0]
-    z = (estimates.mean(axis=0) - f) / np.sqrt(var / reps)
-    assert np.all(np.abs(z) < 5), z
-    ratio = estimates.var(axis=0, ddof=1) / var
-    assert np.all(np.abs(ratio - 1) < 5 * math.sqrt(2 / (reps - 1))), ratio
 
 
 # ------------------------------------------------------------------ parameters
@@ -120,7 +112,7 @@ def test_estimator_unbiased_and_variance_matches_closed_form(cls):
     counts = np.array([2500, 1500, 600, 400, 0, 0])
     gen = np.random.default_rng(6)
     est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), counts.sum()) for _ in range(R)])
-    _assert_mean_and_variance(o, counts, est)
+    assert_mean_and_variance(o, counts, est)
 
 
 def test_per_user_estimate_within_five_standard_errors_across_chunks():
