@@ -322,7 +322,8 @@ def exceeds(margin: float = 0.0) -> Rule:
     """Agrees when ``ours > paper + margin`` (element-wise; a tie fails; NaN fails).
 
     For claims "ours is larger than the reference"; pass the reference as
-    ``paper`` and derive ``margin`` from the noise (:func:`margin_from_se`).
+    ``paper`` and derive ``margin`` from the noise (:func:`margin_from_se`).  Against
+    a value read off a figure the margin must be at least the reading precision.
     """
     m = _nonneg(margin, "margin")
 
@@ -330,7 +331,7 @@ def exceeds(margin: float = 0.0) -> Rule:
         p, o = _num(paper, "paper"), _num(ours, "ours")
         return bool(np.all(o - p > m))
 
-    return Rule(f"ours > paper + {m:g}" if m > 0 else "ours > paper (strict)", test)
+    return Rule(f"ours > paper + {m:g}" if m > 0 else "ours > paper (strict)", test, paper_precision=m)
 
 
 def _bound_rule(bound: Any, tol: float, upper: bool) -> Rule:
@@ -345,7 +346,8 @@ def _bound_rule(bound: Any, tol: float, upper: bool) -> Rule:
         o = _num(ours, "ours")
         return bool(np.all(o <= b + t) if upper else np.all(o >= b - t))
 
-    return Rule(f"ours {op} {ref}" + (f" {sign} {t:g}" if t > 0 else ""), test)
+    return Rule(f"ours {op} {ref}" + (f" {sign} {t:g}" if t > 0 else ""), test,
+                paper_precision=t if bound is None else None)
 
 
 def at_most(bound: float | None = None, *, tol: float = 0.0) -> Rule:
@@ -353,7 +355,8 @@ def at_most(bound: float | None = None, *, tol: float = 0.0) -> Rule:
 
     With ``bound=None`` the bound is the paper's value (claims such as "the error
     is at most the paper's").  ``tol`` is an allowance that must come from the
-    paper's precision or our noise, never chosen to make the claim pass.
+    paper's precision or our noise, never chosen to make the claim pass; against a
+    value read off a figure it must be at least the reading precision.
     """
     return _bound_rule(bound, tol, upper=True)
 

@@ -236,6 +236,13 @@ def test_tolerance_shows_both_parts_and_respects_reading_precision():
         with pytest.raises(ValueError, match=next(iter(k for k in bad if k != "paper_precision"),
                                                   "paper_precision")):
             agrees_within(**bad)
+    for loose_enough, too_tight in ((at_most(tol=0.02), at_most()), (at_least(tol=0.03), at_least(tol=0.01)),
+                                    (exceeds(0.02), exceeds(0.01))):
+        t.add("bound", 0.5, 0.55 if "ours >" in loose_enough.description else 0.5, loose_enough, source=fig,
+              reason_if_differs="noise")
+        with pytest.raises(ValueError, match="reading precision"):
+            t.add("bound", 0.5, 0.5, too_tight, source=fig, reason_if_differs="noise")
+    t.add("fixed bound", 0.5, 0.05, at_most(0.1), source=fig)  # a fixed bound does not use the read-off value
     with pytest.raises(ValueError, match="precision"):
         read_off("Fig. 1", 0)
     with pytest.raises(ValueError, match="where"):
