@@ -268,7 +268,7 @@ def _khr(task: PairTask, eps: float, **_: Any) -> np.ndarray:
 def _lopub(task: PairTask, eps: float, *, lopub_h: int = 1, lopub_m: int = 8, **_: Any) -> np.ndarray:
     from .lopub import LoPubEncoder
     from .oracles.bloom import f_from_epsilon
-    # record budget eps split evenly over the two attributes (composition, erratum E3 of spec 001)
+    # record budget eps split evenly over the two attributes (composition; erratum E3 of the errata register)
     enc = LoPubEncoder([task.c, task.d], f=f_from_epsilon(eps / 2, lopub_h), m=lopub_m, h=lopub_h,
                        sizing="optimal")
     T_label, T_attr = (o.channel() for o in enc.oracles)

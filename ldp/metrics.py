@@ -5,7 +5,7 @@ Vector metrics (:func:`mse`, :func:`rmse`, :func:`mae`, :func:`l1`, :func:`linf`
 estimate with the truth entry by entry; both must have the same shape (no
 broadcasting, so a transposed or truncated array is an error rather than a
 silently wrong number).  Set metrics (:func:`f1_topk`, :func:`ncr`) score a
-mined top-k list against the true one as paper 002 defines them, and
+mined top-k list against the true one as Mao et al. define them, and
 :func:`misclassification_rate` compares labels.
 """
 from __future__ import annotations
@@ -56,7 +56,7 @@ def mse(estimate: Any, truth: Any) -> float:
 
 
 def rmse(estimate: Any, truth: Any) -> float:
-    """Root mean squared error over all entries (paper 002 §5.2 uses it on raw counts)."""
+    """Root mean squared error over all entries (Mao et al. use it on raw counts)."""
     return float(np.sqrt(mse(estimate, truth)))
 
 
@@ -89,7 +89,7 @@ def total_variation(p: Any, q: Any) -> float:
 
 
 def avd(estimated_joint: Any, true_joint: Any) -> float:
-    """Average variation distance of LoPub (Eq. (32) of Ren et al.; spec 001 §5.2).
+    """Average variation distance of LoPub (Eq. (32) of Ren et al.).
 
     ``Dist_AVD(P, Q) = ½ sum_ω |P(ω) - Q(ω)|`` summed over the *whole* product
     domain of the k chosen attributes, where P is the estimated joint
@@ -134,7 +134,7 @@ def _items(items: Any, name: str) -> list[Hashable]:
 
 
 def f1_topk(true_items: Any, found_items: Any) -> float:
-    """F1 score of a mined top-k set (paper 002, §5.2 of spec 002).
+    """F1 score of a mined top-k set (Mao et al., Sec. VII-B).
 
     ``precision = |found ∩ truth| / |found|`` and ``recall = |found ∩ truth| / k``
     with ``k = |truth|``; F1 is their harmonic mean.  When the mined set has
@@ -158,7 +158,7 @@ def f1_topk(true_items: Any, found_items: Any) -> float:
 
 
 def ncr(true_ranked: Any, found: Any) -> float:
-    """Normalised cumulative rank of a mined set (paper 002, §5.2 of spec 002).
+    """Normalised cumulative rank of a mined set (Mao et al., Sec. VII-B).
 
     With ``k = len(true_ranked)`` the true top-k in decreasing order of
     frequency, item ``true_ranked[j]`` (0-based) has score ``q = k - j`` (the top

@@ -66,16 +66,16 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "RAPPOR": dict(color=_BROWN, marker="X", linestyle="-"),
     "EXP": dict(color=_GREY, marker="*", linestyle="-"),
     "ADP": dict(color=_CYAN, marker="h", linestyle="-"),
-    # label privacy (paper 000)
+    # label privacy (CLLDP, Xue et al.)
     "kHR": dict(color=_RED, marker="o", linestyle="-"),
     "basic solution": dict(color=_BLUE, marker="s", linestyle="--"),
     "LabelDP": dict(color=_ORANGE, marker="^", linestyle="--"),
     "non-private": dict(color="#4D4D4D", marker="", linestyle=":"),
-    # LoPub (paper 001)
+    # LoPub (Ren et al.)
     "EM": dict(color=_GREEN, marker="o", linestyle="--"),
     "Lasso": dict(color=_ORANGE, marker="s", linestyle="-."),
     "Lasso+EM": dict(color=_PURPLE, marker="D", linestyle="-."),
-    # multi-class item mining (paper 002)
+    # multi-class item mining (Mao et al.)
     "HEC": dict(color=_BROWN, marker="s", linestyle="--"),
     "PTJ": dict(color=_BLUE, marker="^", linestyle="-"),
     "PTS": dict(color=_GREEN, marker="v", linestyle="-"),
@@ -84,7 +84,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "CP": dict(color=_RED, marker="P", linestyle="-"),
     "PTJ-S+VP": dict(color=_BLUE, marker="D", linestyle="--"),
     "PTS-opt": dict(color=_RED, marker="*", linestyle="-"),
-    # utility-optimised joint distributions (paper 004)
+    # utility-optimised joint distributions (Yin et al.)
     "uRR": dict(color=_ORANGE, marker="o", linestyle="-"),
     "JuRR": dict(color=_BLUE, marker="s", linestyle="-"),
     "CPRR": dict(color=_RED, marker="^", linestyle="-"),

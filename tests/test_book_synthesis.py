@@ -18,6 +18,7 @@ PAGES = {
     "errata": REPO / "book" / "errata.md",
     "course": REPO / "book" / "course.md",
     "scoreboard": REPO / "book" / "scoreboard.md",
+    "verdict-policy": REPO / "book" / "verdict-policy.md",
     "comparison": REPO / "notebooks" / "06-comparison.md",
 }
 DOC = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`")
@@ -84,15 +85,17 @@ def test_referenced_labels_live_in_toc_pages():
             assert where in toc, f"{name}: label {lab} is defined in {where}, which is not in _toc.yml"
 
 
-def _sections(text: str) -> list[tuple[str, str]]:
-    parts = re.split(r"^## (.+)$", text, flags=re.M)
-    return list(zip(parts[1::2], parts[2::2]))
+def erratum_sections(text: str) -> list[tuple[str, str]]:
+    """The register's per-paper sections: the ``##`` sections that an ``(errata-...)=`` target precedes."""
+    parts = re.split(r"^\(errata-[a-z]+\)=\s*\n## (.+)$", text, flags=re.M)
+    return [(title, re.split(r"^## ", body, flags=re.M)[0]) for title, body in zip(parts[1::2], parts[2::2])]
 
 
 def test_every_erratum_section_links_to_a_demonstrating_notebook():
     text = PAGES["errata"].read_text(encoding="utf-8")
-    sections = [(t, b) for t, b in _sections(text) if t.startswith("Paper")]
+    sections = erratum_sections(text)
     assert len(sections) == 5, [t for t, _ in sections]
+    assert not [t for t, _ in sections if re.search(r"[Pp]aper \d", t)], "name papers by title, not by number"
     for title, body in sections:
         docs = [d for d in DOC.findall(body) if "notebooks/" in d]
         assert docs, f"errata section {title!r} links to no notebook"
@@ -109,9 +112,7 @@ def test_every_erratum_section_links_to_a_demonstrating_notebook():
 def test_errata_demonstrations_exist_in_the_linked_notebooks():
     """Quoted section names in the register are headings of the notebook the section links to."""
     text = PAGES["errata"].read_text(encoding="utf-8")
-    for title, body in _sections(text):
-        if not title.startswith("Paper"):
-            continue
+    for title, body in erratum_sections(text):
         notebooks = {_doc_target(PAGES["errata"], d) for d in DOC.findall(body) if "notebooks/" in d}
         headings = set()
         for nb in notebooks:
@@ -152,13 +153,11 @@ def erratum_links() -> list[tuple[str, str, list[str]]]:
 
     A row's own ``{ref}``/``{prf:ref}`` links come from its "demonstrated in" cell ("same section" repeats the row
     above); a table without that column is demonstrated by the links in the section's prose. The numeric ids of
-    paper 000 and the M/C ids of papers 002-003 are this page's own numbering, not used in those chapters, so they
+    the CLLDP chapter and the M/C ids of the multi-class and CPL chapters are this page's own numbering, not used in those chapters, so they
     are not checked here.
     """
     out = []
-    for title, body in _sections(PAGES["errata"].read_text(encoding="utf-8")):
-        if not title.startswith("Paper"):
-            continue
+    for title, body in erratum_sections(PAGES["errata"].read_text(encoding="utf-8")):
         table_at = body.find("\n| #")
         prose_refs = [lab for _, lab in REF.findall(body[:table_at])]
         header = next((line for line in body.splitlines() if line.startswith("| #")), "")

@@ -6,8 +6,9 @@ Two halves:
   outcome changes the scoreboard (checked on tables whose verdict flips with the data, and on the
   values ``ClaimsTable.glue`` publishes);
 * ``book/scoreboard.md``: every glue reference names a notebook that exists, is in the toc, builds a
-  ``ClaimsTable`` with that chapter key and glues it; and every chapter of the toc that has a claims
-  table is on the scoreboard with its four totals and its table.
+  ``ClaimsTable`` with that chapter key and glues it; every chapter of the toc that has a claims
+  table is on the scoreboard with its four verdict totals, its claim count and its table; and the page
+  links to the verdict policy.
 """
 from __future__ import annotations
 
@@ -19,15 +20,15 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, toc_files
-from ldp.claims import (DIFFERS, NOT_REPRODUCIBLE, REPRODUCED, ClaimsTable, not_reproducible, scoreboard,
-                        within_rel)
+from ldp.claims import (DIFFERS, NOT_REPRODUCIBLE, QUALITATIVE_ONLY, REPRODUCED, STAND_IN, VERDICTS, ClaimsTable,
+                        not_reproducible, scoreboard, within_rel)
 
 PAGE = REPO / "book" / "scoreboard.md"
 ROLE = re.compile(r"\{glue:text\}`([^`]+)`")
 DIRECTIVE = re.compile(r"```\{glue\}\s+(\S+)\s*\n:doc:\s*(\S+)")
 CLAIMS_KEY = re.compile(r"ClaimsTable\(\s*[\"']([A-Za-z0-9_-]+)[\"']\s*\)")
 TOTAL_SUFFIXES = ("claims-total-reproduced", "claims-total-differs", "claims-total-not-reproducible",
-                  "claims-total")
+                  "claims-total-qualitative-only", "claims-total")
 
 
 # ----------------------------------------------------------------------------- ldp.claims side
@@ -37,6 +38,8 @@ def _chapter(name: str, measured: float) -> ClaimsTable:
     t.add("exact identity", paper=1.0, ours=1.0, rule=within_rel(1e-9))
     t.add("measured value", paper=2.0, ours=measured, rule=within_rel(0.05), reason_if_differs="noise")
     t.add("needs the private dataset", paper=3.0, ours=None, rule=not_reproducible("data not public"))
+    t.add("on a stand-in", paper=4.0, ours=measured * 2, rule=within_rel(0.05), basis=STAND_IN,
+          reason_if_differs="noise")
     return t
 
 
@@ -44,8 +47,9 @@ def test_scoreboard_totals_come_from_the_verdicts():
     board = scoreboard([_chapter("a", 2.01), _chapter("b", 2.5)])
     assert board.loc["a", REPRODUCED] == 2 and board.loc["a", DIFFERS] == 0
     assert board.loc["b", REPRODUCED] == 1 and board.loc["b", DIFFERS] == 1
+    assert board.loc["a", QUALITATIVE_ONLY] == board.loc["b", QUALITATIVE_ONLY] == 1  # agrees or not, never counted
     assert (board.loc["total"] == board.drop(index="total").sum()).all()
-    assert (board[[REPRODUCED, DIFFERS, NOT_REPRODUCIBLE]].sum(axis=1) == board["claims"]).all()
+    assert (board[list(VERDICTS)].sum(axis=1) == board["claims"]).all()
 
 
 def test_changing_one_chapters_verdict_changes_the_scoreboard():
@@ -80,9 +84,11 @@ def test_glued_totals_follow_the_verdicts(monkeypatch):
     assert good["c-claims-total-reproduced"] == 2 and bad["c-claims-total-reproduced"] == 1
     assert good["c-claims-total-differs"] == 0 and bad["c-claims-total-differs"] == 1
     assert good["c-claims-total-not-reproducible"] == bad["c-claims-total-not-reproducible"] == 1
-    assert good["c-claims-total"] == bad["c-claims-total"] == 3
+    assert good["c-claims-total-qualitative-only"] == bad["c-claims-total-qualitative-only"] == 1
+    assert good["c-claims-total"] == bad["c-claims-total"] == 4
     assert bad["c-claim-2-verdict"] == DIFFERS
-    assert list(bad["c-claims"]["reason"]) == ["", "noise", "data not public"]
+    assert list(bad["c-claims"]["reason"])[:3] == ["", "noise", "data not public"]
+    assert bad["c-claims"]["reason"].iloc[3].startswith("evaluated on a stand-in")
 
 
 def glued_keys(chapter: str, monkeypatch) -> set[str]:
@@ -176,3 +182,11 @@ def test_glued_table_shows_claims_and_reasons_in_full(monkeypatch):
     t.glue()
     html = next(v for k, v in shown["long-claims"].items() if k.endswith("text/html"))
     assert reason in html and claim in html
+
+
+def test_page_links_to_the_verdict_policy():
+    text = PAGE.read_text(encoding="utf-8")
+    assert "{doc}`verdict-policy`" in text
+    assert "book/verdict-policy" in toc_files()
+    header = text.split("## Totals per paper", 1)[1].splitlines()[2]
+    assert all(v in header for v in VERDICTS), header

@@ -1,4 +1,4 @@
-"""Paper 000 (Xue et al.): LabelDP leaks labels; correlation-aware label LDP (CLLDP) and k heads response.
+"""Xue et al., "LabelDP leaks privacy": LabelDP leaks labels; correlation-aware label LDP (CLLDP) and k heads response.
 
 Modules (one idea each):
 

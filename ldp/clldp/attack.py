@@ -7,7 +7,7 @@ guesses measures how much label information the released data leaks.
 * LabelDP: users released their true attributes, so the attacker evaluates
   Eq. (9) on them with the LabelDP-trained model (:func:`labeldp_attack`).
 * CLLDP (Algorithm 3 reports), two variants (the paper does not pin the
-  details down, spec §5.7):
+  details down; Sec. 7.4 describes the attack only in words):
 
   - ``"A"`` (default, the paper's description): kHR with ``k = 1``; the
     attribute part of the single reported index is the user's *perturbed*

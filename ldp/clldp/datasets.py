@@ -10,7 +10,7 @@ the sets differ only in the attribute's law under label 5:
 * ``D(25)``: the constant 25.
 
 Reading the second parameter as a variance and rounding to the nearest integer
-is the only reading that reproduces Table 4 (spec §5.2):
+is the only reading that reproduces Table 4 (checked in the CLLDP theory chapter):
 ``P(|Z| < 0.5) = 0.3829`` and ``P(|Z| < 0.5/sqrt(0.3)) = 0.6387``.  Codes are
 0-based here (value ``v`` is code ``v - 1``).
 
@@ -225,7 +225,7 @@ def smartgrid_table(frame: pd.DataFrame, *, augment: bool = True, source: str = 
 
 
 def smartgrid_standin(n0: int = 10_000, rng: Any = 20250) -> pd.DataFrame:
-    """SmartGrid-like stand-in (spec §8): same columns and ranges, a surrogate stability index, 63.8% unstable.
+    """SmartGrid-like stand-in (a stand-in, not the paper's data): same columns and ranges, a surrogate stability index, 63.8% unstable.
 
     The physics of the real ``stab`` (a root of a delay-differential characteristic
     equation) is not reproduced; only the schema and the key property that the
@@ -247,7 +247,7 @@ def smartgrid_standin(n0: int = 10_000, rng: Any = 20250) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-#: spec §8: domain sizes of the 15 Healthcare attributes (after binning).
+#: Domain sizes of the 15 Healthcare attributes after binning (our choice for the stand-in).
 HEALTHCARE_N = 318_438
 HEALTHCARE_DOMAINS = (32, 7, 11, 3, 10, 5, 6, 6, 5, 38, 3, 3, 10, 10, 10)
 HEALTHCARE_NAMES = ("Hospital_code", "Hospital_type_code", "City_Code_Hospital", "Hospital_region_code",
@@ -274,7 +274,7 @@ def healthcare_conditionals(lam_range: tuple[float, float] = HEALTHCARE_LAMBDA,
 
 
 def healthcare_standin(n: int = HEALTHCARE_N, rng: Any = 7, positive_rate: float = 0.406) -> CodedTable:
-    """Healthcare-like stand-in (spec §8): 15 attributes, label ">30 days" with rate 0.406.
+    """Healthcare-like stand-in (the paper's Healthcare data are not public): 15 attributes, label ">30 days" with rate 0.406.
 
     Attributes are drawn independently given the label from :func:`healthcare_conditionals`
     (a naive-Bayes world).  Not the Kaggle data: only curve orderings are comparable with the paper.
@@ -291,7 +291,7 @@ def healthcare_standin(n: int = HEALTHCARE_N, rng: Any = 7, positive_rate: float
         u = gen.random(n)
         X[:, c] = np.minimum((u[:, None] > cdf[y]).sum(axis=1), table.shape[1] - 1)
     return CodedTable(X, y, HEALTHCARE_DOMAINS, HEALTHCARE_NAMES, ("<=30 days", ">30 days"),
-                      source=f"Healthcare-like stand-in generator ({n:,} rows; spec §8)", real=False)
+                      source=f"Healthcare-like stand-in generator ({n:,} rows)", real=False)
 
 
 def load_public(name: str, max_rows: int | None = None) -> tuple[CodedTable, Any]:
@@ -308,14 +308,14 @@ def load_public(name: str, max_rows: int | None = None) -> tuple[CodedTable, Any
     if name == "smartgrid":
         frame, source = load_or_standin(
             "smartgrid", smartgrid_standin,
-            description="a SmartGrid-like generator (spec §8): same schema, surrogate stability index")
+            description="a SmartGrid-like generator (a stand-in): same schema, surrogate stability index")
         return smartgrid_table(frame, real=source.real,
                                source=("UCI grid stability x 6 node permutations (60,000 rows)" if source.real
                                        else "SmartGrid-like stand-in x 6 node permutations")), source
     if name == "healthcare":
         n = HEALTHCARE_N if max_rows is None else min(check_int(max_rows, "max_rows", minimum=1), HEALTHCARE_N)
         table = healthcare_standin(n)
-        return table, DataSource("healthcare", False, "a Healthcare-like generator (spec §8): 15 attributes "
+        return table, DataSource("healthcare", False, "a Healthcare-like generator (a stand-in): 15 attributes "
                                  "with the Kaggle domain sizes, label rate 0.406, correlation set so that "
                                  "non-private Naive Bayes reaches about 0.70 accuracy")
     raise ValueError(f"name must be 'adult', 'smartgrid' or 'healthcare', got {name!r}")

@@ -56,7 +56,7 @@ JOINT_METHODS = ("basic solution", "kHR k=1", "kHR k=floor", "kHR Eq. 8")
 CLASSIFIER_METHODS = ("kHR k=1", "kHR k=floor", "kHR Eq. 8", "basic solution", "LabelDP", "non-private")
 
 
-#: Fig. 3 on the public tables: the attribute paired with the label.  The spec is silent here
+#: Fig. 3 on the public tables: the attribute paired with the label.  The paper is silent here
 #: (the paper's Fig. 3 is synthetic only), so: Adult's ``education`` (16 values, the classic
 #: income predictor), SmartGrid's ``stab`` (10 bins; the label is a threshold of it, so the
 #: strongest correlation possible) and the Healthcare stand-in's ``Hospital_code`` (32 values).
@@ -124,7 +124,7 @@ def public_joint_error_trial(dataset: str, epsilon: float, rng: Any, max_rows: i
                              omega_fraction: float = 0.1, attribute: str | None = None) -> list[dict]:
     """Fig. 3 on a public table, one trial: the joint of one attribute and the label.
 
-    A random ``omega_fraction`` of the rows (10%, Sec. 7.3 / spec §4.7) reports
+    A random ``omega_fraction`` of the rows (10%, Sec. 7.3) reports
     ``(attribute, label)`` by subset selection with the full ε; the collector turns
     that into ``Pr{a | l}`` (clipped, row-normalised) and evaluates Def. 5 at every
     ``k`` it needs, Eq. (8) included.  The other rows report by the basic solution or

@@ -29,7 +29,7 @@ K_RULES = ("paper", "floor_ceil", "oracle")
 
 
 def k_floor(epsilon: float, m: int) -> int:
-    """``max(1, ⌊m/(e^ε + 1)⌋)``: the third curve of Fig. 3 (clamped, Sec. 4.5 of the spec)."""
+    """``max(1, ⌊m/(e^ε + 1)⌋)``: the third curve of Fig. 3 (clamped to ``[1, ⌊m/2⌋]``, our reading of Eq. (8))."""
     return subset_size(epsilon, m, "floor")
 
 

@@ -8,7 +8,7 @@ the joint table ``Pr^{l, a^c}``; the label prior is the average of the
 groups' label marginals (Alg. 3 line 9) and ``Pr{a^c_v | l}`` is the row-wise
 normalised joint (Eq. (10)).  Prediction is Eq. (9).
 
-Post-processing (not in the paper but unavoidable; spec §4.8): the raw joints
+Post-processing (not in the paper but unavoidable; our choice): the raw joints
 have negative cells at small ε, so each label row is clipped at 0 and
 renormalised, probabilities are floored at 1e-12 before taking logs, and the
 prior is clipped and renormalised.  The raw joints are kept in
@@ -128,7 +128,7 @@ def labeldp_joints(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: 
     """LabelDP: all true attributes, label by SS (``⌈m^l/(e^ε+1)⌉`` items; GRR for two labels).
 
     ``Ĵ(a_v, l) = (C(a_v, l) - q n(a_v)) / (n (p - q))`` with ``C(a_v, l)`` the number of
-    users with ``d^c = a_v`` whose label report contains ``l`` (spec §4.6); unbiased.
+    users with ``d^c = a_v`` whose label report contains ``l`` (the SS estimator); unbiased.
     """
     eps = check_epsilon(epsilon)
     gen = as_generator(rng)

@@ -108,7 +108,7 @@ def omega_bruteforce(cond: Any, k: int) -> float:
     """Definition 5 evaluated literally over every kHR output on the Cartesian domain.
 
     Every k-subset of the ``m = m_label * m_s`` cells (index ``x = l * m_s + s_v``,
-    Sec. 4.0 of the spec) is an output; ``o_s`` is the set of attribute values of
+    our indexing) is an output; ``o_s`` is the set of attribute values of
     its cells.  Exponential: refused above :data:`MAX_ENUMERATED_OUTPUTS` outputs.
     """
     table = check_conditional(cond)

@@ -23,7 +23,7 @@ CLLDP protocol (Algorithm 4), one round per depth:
   nodes of depth ``r`` from them (marginalising larger combinations when
   needed).
 
-Choices where the paper is silent or ambiguous (spec §4.9, all configurable):
+Choices where the paper is silent or ambiguous (Sec. 6.1, all configurable):
 
 * ``candidate_rule="covering"`` (default): a user may add the attribute that
   completes the path-attribute set of some undecided node, or any new
@@ -174,7 +174,7 @@ def grow_from_counts(X: np.ndarray, support: np.ndarray, sizes: Sequence[int], p
     ``support`` is ``n x m_label`` (row ``i``: which labels user ``i``'s report supports);
     every node's label mass per attribute value is calibrated as
     ``(C - q n_a)/(p - q)`` and clipped at 0.  ``p = 1, q = 0`` with one-hot supports is
-    the non-private tree; an SS label report gives the LabelDP tree (spec §4.9).
+    the non-private tree; an SS label report gives the LabelDP tree (the baseline of Sec. 7).
     """
     m_l = support.shape[1]
     root = TreeNode(1)

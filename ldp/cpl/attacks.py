@@ -1,6 +1,6 @@
 """Attribute-inference attacks on single reports (Appendix B) and the effective channels they induce.
 
-Paper 003 measures CPL *statistically* on the value an adversary infers from
+Jayawardana et al. measure CPL *statistically* on the value an adversary infers from
 each report, not on the raw report.  For every mechanism of the paper the
 attack is (Appendix B; Arcolezi & Gambs 2024):
 
@@ -18,14 +18,14 @@ original alphabet.  Every mechanism above treats the values symmetrically, so
 ``K`` is "GRR-like": ``K[u, u] = a`` and ``K[u, v] = (1 - a)/(k - 1)``.  Its
 privacy level ``ε_eff = ln(a (k - 1)/(1 - a))`` is the *effective* budget, and the
 infinite-sample statistical CPL of the mechanism is the GRR closed form at
-``ε_eff`` (spec 003 §3.5).  :func:`attack_accuracy` gives ``a`` in closed form;
+``ε_eff`` (shown in the CPL theory chapter).  :func:`attack_accuracy` gives ``a`` in closed form;
 :func:`effective_channel` also offers the exact channel (finite-output
 mechanisms, by enumerating outputs) and a Monte Carlo estimate (any mechanism,
 including the real hash family of :class:`~ldp.oracles.local_hash.LocalHashing`,
 for which the ideal-hash formula is only an approximation).
 
 Mechanisms are always :mod:`ldp.oracles` instances; :func:`make_oracle` builds
-them with paper 003's parametrisation (RAPPOR = SUE, SS with ``floor``, OLH with
+them with the CPL paper's parametrisation (RAPPOR = SUE, SS with ``floor``, OLH with
 ``g = round(e^ε) + 1``).
 """
 from __future__ import annotations
@@ -52,7 +52,7 @@ __all__ = [
     "channel_factory",
 ]
 
-#: the eight mechanisms of paper 003, in the order of its Table II
+#: the eight mechanisms of the CPL paper, in the order of its Table II
 PAPER_MECHANISMS = ("GRR", "RAPPOR", "EXP", "OUE", "BLH", "OLH", "SS", "SHE")
 #: per-bit probabilities of the fixed-parameter RAPPOR the paper's text describes (f = 0.5, p = 0.5, q = 0.75)
 RAPPOR_FIXED_PQ = (0.6875, 0.5625)
@@ -62,7 +62,7 @@ _CHUNK_ENTRIES = 1 << 22
 
 def make_oracle(name: str, epsilon: float, d: int, *, rappor: str = "sue", ss_rule: str = "floor",
                 olh_rule: str = "round") -> FrequencyOracle:
-    """An :mod:`ldp.oracles` instance with paper 003's parametrisation (spec §3.3).
+    """An :mod:`ldp.oracles` instance with the CPL paper's parametrisation (its Appendix A).
 
     Parameters
     ----------
@@ -231,7 +231,7 @@ def _she_accuracy(epsilon: float, k: int) -> float:
 
 
 def attack_accuracy(oracle: FrequencyOracle, *, hash_model: str = "ideal") -> float:
-    """``a = P(v_infer = u | input u)`` of mechanism + attack, in closed form (spec 003 §3.5).
+    """``a = P(v_infer = u | input u)`` of mechanism + attack, in closed form (our derivation, tested against simulation).
 
     Parameters
     ----------

@@ -11,7 +11,7 @@ x-axis (only underestimates), R2 = on the y-axis (only overestimates), R3 =
 both.  References: Algorithm 2 (generic ε-LDP), Algorithm 1 for GRR, or the
 statistical estimate for OUE.
 
-Methods implemented (spec 003 §6.1):
+Methods implemented (Sec. V of the CPL paper):
 
 * SPL-ANL (Arcolezi et al. 2023): every neighbour leaks its whole budget, ``l = ε``;
 * GRF (Wei et al. 2021): ``l = ε`` for pairs linked in the |PCC| ≥ THR graph
@@ -19,7 +19,7 @@ Methods implemented (spec 003 §6.1):
   else 0.  The pairwise read-out is our reading of the paper's prose;
 * ITS (Chong & Malip 2024): the two-level closed form at ε, which is exactly
   GRR-ANL (Algorithm 1 with GRR).  The paper prints no formula; this is the
-  spec's reconstruction, consistent with every placement the paper reports;
+  our reconstruction, consistent with every placement the paper reports;
 * GRR-ANL, EXP-ANL: Algorithm 1 with the GRR / EXP channels;
 * CBP (Du et al. 2021) cannot be rebuilt from the paper.  :func:`sym_min` is a
   clearly labelled *stand-in* that mimics its one documented flaw (assuming

@@ -8,7 +8,7 @@ attribute ``i`` is bounded by composition (Eq. (6)):
 and the calibrated budget is the largest ``ε̃`` with ``max_i TPL_i(ε̃) <= ε̄``.
 Each CPL is non-decreasing in ``ε̃``, so ``TPL`` is strictly increasing.
 
-**Correction to Algorithm 3 as printed** (spec 003 §6.3, §12 item 4).  The
+**Correction to Algorithm 3 as printed** (erratum C6 of the errata register).  The
 printed loop increments ``ε̃`` *after* the check that detects a violation and
 never resets ``L``, so it returns a budget one or two steps past the feasible
 region (:func:`algorithm3_as_printed` reproduces it).  Its inner sum includes

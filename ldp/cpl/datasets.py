@@ -1,10 +1,10 @@
-"""Datasets of paper 003: real-data encoders, the Appendix-K joint, and seeded stand-in generators.
+"""Datasets of the CPL paper (Jayawardana et al.): real-data encoders, the Appendix-K joint, and seeded stand-in generators.
 
 Real data (through :mod:`ldp.data`): UCI Adult, binned with "scheme A" of
-spec 003 §7.5 (the paper's binning is unknown), and the Kaggle CVD file
+our own (the paper's binning is unknown and the authors' code cannot recover it), and the Kaggle CVD file
 (``ldp.data.load("cardio")``) reduced to its seven categorical attributes.
 
-Stand-ins (spec 003 §10.2; every number below is a *stand-in parameter*, not
+Stand-ins (every number below is a *stand-in parameter*, not
 paper data; generators are seeded and store parameters, not data):
 
 * :func:`celeba_synth`: 40 binary face attributes named as in CelebA, a sparse
@@ -18,7 +18,7 @@ paper data; generators are seeded and store parameters, not data):
   seeded relative factor in [0.8, 1.2] (a "public" dataset with a distribution
   shift), N = 13,143;
 * :func:`cvd_synth`: the seven CVD attributes with the calibrated
-  cardio-cholesterol joint of spec §8 item 19 at its core (used only when the
+  cardio-cholesterol joint of Appendix K at its core (used only when the
   real file is missing);
 * :func:`dss_synth`: 27 attributes of mixed alphabet sizes from a latent-class
   model (6 classes, Dirichlet(0.5) conditionals), N = 38,000.
@@ -54,7 +54,7 @@ APPK_JOINT = np.array([[.20, .00, .00, .00],
                        [.10, .15, .03, .02],
                        [.10, .15, .03, .02]])
 
-#: spec §8 item 19: a cardio (rows 0/1) x cholesterol (columns 1/2/3) joint giving exactly the paper's
+#: Appendix K: a cardio (rows 0/1) x cholesterol (columns 1/2/3) joint giving exactly the paper's
 #: L_{Cardio→Cholesterol} = 0.3381 and L_{Cholesterol→Cardio} = 0.1769 under GRR at ε = 1 (a fixture)
 CVD_FIXTURE_JOINT = np.array([[0.42012, 0.05334, 0.02684],
                               [0.32863, 0.08279, 0.08827]])
@@ -109,7 +109,7 @@ ADULT_SCHEME_A = ("age", "workclass", "education", "marital_status", "occupation
 
 
 def adult_scheme_a(frame: pd.DataFrame) -> pd.DataFrame:
-    """UCI Adult binned with spec 003's "scheme A" (its §7.5; the paper's own binning is not published).
+    """UCI Adult binned with our "scheme A" (the paper's own binning is not published).
 
     Rows with a missing value are dropped (45,222 remain); ``fnlwgt``,
     ``education_num`` and ``split`` are dropped; ``age`` is cut at 25/35/45/55/65
@@ -139,7 +139,7 @@ CVD_ATTRIBUTES = ("gender", "cholesterol", "gluc", "smoke", "alco", "active", "c
 
 
 def cvd_categorical(frame: pd.DataFrame) -> pd.DataFrame:
-    """The seven categorical CVD attributes (spec 003 §7.2: the paper's 7 are not named; these are inferred)."""
+    """The seven categorical CVD attributes (the paper's 7 are not named; these are inferred)."""
     missing = set(CVD_ATTRIBUTES) - set(frame.columns)
     if missing:
         raise ValueError(f"frame lacks CVD columns {sorted(missing)}")

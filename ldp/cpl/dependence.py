@@ -1,4 +1,4 @@
-"""Conventional dependence measures that paper 003 compares CPL against (Section III-D, Fig. 5; GRF).
+"""Conventional dependence measures that the CPL paper compares CPL against (Section III-D, Fig. 5; GRF).
 
 All functions take a joint contingency table (counts or probabilities) of two
 label-encoded attributes, rows = one attribute, columns = the other.
@@ -6,7 +6,7 @@ label-encoded attributes, rows = one attribute, columns = the other.
 * :func:`mutual_information` in nats;
 * :func:`nmi_joint`, normalised by the *joint* entropy, ``I(X;Y)/H(X,Y)``: the only
   normalisation that reproduces the paper's NMI = 0.164 for the joint of
-  Appendix K (spec 003 §5.9; sklearn's default arithmetic-mean normalisation
+  Appendix K (sklearn's default arithmetic-mean normalisation
   gives 0.283 there);
 * :func:`pcc_from_table`, Pearson's correlation of the integer *codes*
   ``0..m-1`` and ``0..t-1`` (PCC = 0.357 for Appendix K).

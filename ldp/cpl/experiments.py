@@ -1,4 +1,4 @@
-"""Experiment drivers behind the CPL experiments notebook (paper 003, Sections III, V; Appendices K-N).
+"""Experiment drivers behind the CPL experiments notebook (Jayawardana et al., Sections III, V; Appendices K-N).
 
 Each function runs one of the paper's experiments on an encoded dataset and
 returns a tidy :class:`pandas.DataFrame` (or a dict of CPL matrices), so the
@@ -40,7 +40,7 @@ def table_iii(n: int, r: int, epsilons: Sequence[float], rng: Any = None) -> pd.
     Record-level (the real mechanism on every expanded row).  Returns, per ε, the
     statistical estimates, the exact theory on Eq. (28), and the GRR formula on
     the *sample's* empirical joint (which is what the paper's "theoretical"
-    column matches, spec §5.9).
+    column matches).
     """
     gen = as_generator(rng)
     codes = sample_joint(APPK_JOINT, n, gen)
@@ -87,7 +87,7 @@ def cpl_matrices(codes: Any, sizes: Any, epsilon: float, *, mechanisms: Sequence
     Keys: the theoretical ``references`` (``"alg2"``, ``"grr"`` = Algorithm 1 for
     GRR, ``"exp"``) and ``"stat:<MECH>"`` for the count-level statistical
     estimate of every mechanism (``r`` copies).  Primary values with fewer than
-    ``min_count`` records are left out of both (spec §11 Q10).
+    ``min_count`` records are left out of both (our choice; the paper does not say).
     """
     gen = as_generator(rng)
     sizes = np.asarray(sizes)

@@ -1,6 +1,6 @@
 """Statistical CPL (Section III of Jayawardana et al.): expanded dataset, three stages, surrogate test.
 
-The pipeline of Fig. 3, with the artifact's details (spec 003 §4):
+The pipeline of Fig. 3, with the details of the authors' code (Statistical_CPL_cal.py):
 
 1. **Expand** the dataset ``D`` (``N`` records, ``n`` attributes) into ``D_E``: ``r``
    concatenated copies (paper: ``r = 50``); expanded row ``i`` is original row
@@ -16,10 +16,10 @@ The pipeline of Fig. 3, with the artifact's details (spec 003 §4):
 
    Eq. (3) with the supremum over observed cells.  The artifact masks zero cells
    in the minimum (``zeros="mask"``, default); ``zeros="inf"`` keeps them, so a
-   structural zero gives ``+inf``.  No clamp by default (spec §11 Q1: Table III
+   structural zero gives ``+inf``.  No clamp by default (Table III
    shows 2.0020 > ε = 2); ``clamp=ε`` reproduces the artifact's plots.
 
-**Count-level path** (spec §4.3).  Cells are perturbed independently, so the
+**Count-level path**.  Cells are perturbed independently, so the
 contingency table of (``X_k`` value, inferred ``X̂`` value) is *exactly* a sum of
 independent multinomials: ``r·n(x, u)`` draws from row ``K[u]`` of the effective
 channel for every joint cell ``(x, u)``.  :func:`simulate_pair_table` draws it in
@@ -249,7 +249,7 @@ def cpl_from_counts(counts: Any, *, min_count: float = 0, zeros: str = "mask", c
     counts : array_like, shape (m, W)
         Non-negative counts of (original primary value, inferred neighbour value).
     min_count : float
-        Primary values with fewer rows are dropped (spec §11 Q10; e.g. ``50·r``).
+        Primary values with fewer rows are dropped (our choice; e.g. ``50·r``).
     zeros : {"mask", "inf"}
         ``"mask"`` (artifact): zero cells are left out of the column minimum, so
         the estimate is always finite.  ``"inf"``: a zero below a positive entry
@@ -307,7 +307,7 @@ def statistical_cpl_matrix(codes: Any, inferred: Any, sizes: Any, *, r: int, **o
 
 # ----------------------------------------------------------------------------- count-level path
 def simulate_pair_table(joint_counts: Any, K: Any, r: int, rng: Any = None) -> np.ndarray:
-    """Exact draw of the (primary, inferred neighbour) table of the expanded dataset (spec §4.3).
+    """Exact draw of the (primary, inferred neighbour) table of the expanded dataset.
 
     Parameters
     ----------

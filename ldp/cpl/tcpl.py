@@ -1,6 +1,6 @@
 """Pairwise CPL matrices, total CPL (TCPL) and the utility-versus-TCPL metrics (Sections II-D, V-B).
 
-Conventions (spec 003 §11 Q2, §12 item 5):
+Conventions (ours where the paper is silent):
 
 * a CPL matrix ``L`` has ``L[k, j] = L_{X_j → X_k}``: row = the primary attribute
   whose leakage is measured, column = the released neighbour; the diagonal is
@@ -91,11 +91,11 @@ def cpl_function(method: Any) -> CPLRule:
     ``method`` is a callable, or one of
 
     * ``"alg2"``: Algorithm 2 with δ = 0 (the generic ε-LDP upper bound);
-    * ``"grr"`` (= GRR-ANL = ITS, spec eq. G) and ``"exp"`` (= EXP-ANL);
+    * ``"grr"`` (= GRR-ANL = ITS, the two-level closed form) and ``"exp"`` (= EXP-ANL);
     * ``"alg1:<MECH>"``: Algorithm 1 with the raw channel of mechanism ``MECH``
       (:func:`ldp.cpl.attacks.make_oracle`; finite channels only);
     * ``"limit:<MECH>"``: the infinite-sample statistical CPL of ``MECH`` + its
-      attack, i.e. the two-level formula at ``ε_eff`` (spec §3.5).
+      attack, i.e. the two-level formula at ``ε_eff``.
     """
     if callable(method):
         return method
@@ -131,7 +131,7 @@ def cpl_matrix(tables: dict[tuple[int, int], np.ndarray], n: int, method: Any, e
 
     A neighbour with a single observed value, or a primary with a single observed
     value, cannot leak: its entry is 0.  ``min_count`` drops primary values with
-    fewer records (spec §11 Q10); use the same threshold (times ``r``) in the
+    fewer records (our choice); use the same threshold (times ``r``) in the
     statistical estimator when comparing the two.
     """
     rule = cpl_function(method)
@@ -177,7 +177,7 @@ def tpl_upper_bounds(L: Any, epsilon: float) -> np.ndarray:
 
 
 def freq_nmse(estimates: Sequence[Any], truths: Sequence[Any]) -> float:
-    """Eq. (23): ``Σ (f̃ - f)² / Σ f²`` pooled over every value of every attribute (spec §11 Q8)."""
+    """Eq. (23): ``Σ (f̃ - f)² / Σ f²`` pooled over every value of every attribute (our reading)."""
     if len(estimates) != len(truths) or len(truths) == 0:
         raise ValueError("estimates and truths must be equally long, non-empty lists (one vector per attribute)")
     est = np.concatenate([np.asarray(e, dtype=float).ravel() for e in estimates])

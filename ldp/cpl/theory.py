@@ -120,13 +120,13 @@ def conditional(table: Any, *, given: str = "rows", mode: str = "empirical", min
         ``P(row | column)`` (shape (t, m)): the input of the *other* direction.
     mode : {"empirical", "artifact"}
         ``"empirical"``: plain relative frequencies.  ``"artifact"``: the smoothing
-        of the authors' notebook ``CMF_gen`` (spec §10.3): add 1 to every count,
+        of the authors' notebook ``CMF_gen`` (tools/CMF_gen.ipynb): add 1 to every count,
         set to 0 every cell whose raw count is <= 1, then normalise.  Only
         meaningful for counts.
     min_count : float
         Conditioning values whose total is below ``min_count`` (and any with total
         0) are dropped, because ``P(· | x)`` is undefined or too noisy for them
-        (spec §11, Q10).  The result therefore may have fewer rows than ``table``.
+        (our choice).  The result therefore may have fewer rows than ``table``.
 
     Returns
     -------
@@ -318,7 +318,7 @@ def cpl_alg2(P: Any, epsilon: float, delta: float = 0.0, *, tie: str = "strict",
     relaxation : {"paper", "conservative"}
         ``"paper"``: ``f̄* = δ·A_{S*}`` (Eq. (20)).  ``"conservative"``: ``f̄* = δ``,
         which is what the per-output inequality ``p(y|x) <= H̄* p(y|x') + δA_S``
-        guarantees for every ``S`` (spec §5.5 remark).
+        guarantees for every ``S``.
     return_pair : bool
         Also return the maximising ordered pair ``(x, x')`` (``None`` if ``l = 0``).
 
@@ -352,7 +352,7 @@ def cpl_alg2(P: Any, epsilon: float, delta: float = 0.0, *, tie: str = "strict",
 
 # ----------------------------------------------------------------------------- closed forms
 def cpl_two_level(P: Any, epsilon: float) -> float:
-    """CPL through a GRR-like ("two-level") neighbour channel with privacy level ``ε`` (spec eq. G).
+    """CPL through a GRR-like ("two-level") neighbour channel with privacy level ``ε`` (the two-level closed form).
 
     A GRR column is ``∝ 1 + λ·1[u = y]`` so ``Cᵀ G ∝ 1 + λ g_y`` and
 

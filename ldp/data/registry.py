@@ -67,7 +67,7 @@ DATASETS: dict[str, Dataset] = {
             source="https://archive.ics.uci.edu/dataset/471",
             licence="CC BY 4.0",
             papers=("000",),
-            notes="Paper 000's 60,000 'SmartGrid' rows are these 10,000 times the 6 permutations of nodes 2-4. "
+            notes="The CLLDP paper's 60,000 'SmartGrid' rows are these 10,000 times the 6 permutations of nodes 2-4. "
                   "No download URL: UCI serves a zip whose CSV still has the `stabf` column, so it cannot match "
                   "this copy's checksum.",
         ),
@@ -94,7 +94,7 @@ DATASETS: dict[str, Dataset] = {
         ),
         Dataset(
             name="students",
-            title='Kaggle "Students Performance in Exams" (paper 004\'s "score")',
+            title='Kaggle "Students Performance in Exams" (the ULDP paper\'s "score")',
             files=(DataFile("StudentsPerformance.csv.gz",
                             "8dd46fade1d3fdca9b1196e9cd910043e7ccc0834c18da64b4b393d1b396d279"),),
             rows=1_000,

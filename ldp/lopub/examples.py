@@ -1,7 +1,7 @@
 """The paper's worked examples and printed tables, as data (Ren et al., Examples 1-13, Tables 3-9).
 
 Everything here is transcribed from the paper (with the corrections listed in the
-LoPub spec, errata E12, E13, E15, E16) so that tests and notebooks can recompute
+errata register, entries E12, E13, E15, E16) so that tests and notebooks can recompute
 the examples with library code instead of typing numbers by hand.
 
 * Tables 3-6: four alumni, attributes Age, Gender, Education, Income.  Only the

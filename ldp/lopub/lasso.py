@@ -10,7 +10,7 @@ and regresses the concatenated vector ``y`` (length ``sum_j m_j``) on the
 order), equal to the concatenated filters ``H_1(w_1) | ... | H_k(w_k)``
 (Example 9).  The non-negative coefficients divided by ``N`` are the estimate.
 
-Identifiability (erratum E4 of the spec)
+Identifiability (erratum E4 of the errata register)
 ----------------------------------------
 ``y_j`` depends on the data only through the one-way marginal counts of
 attribute ``j``: ``E[y_j] = sum_w n_j(w) H_j(w)``.  Every joint with the same

@@ -1,4 +1,4 @@
-"""Likelihood of a noisy Bloom filter given a candidate value (Sec. 4.0 of the LoPub spec).
+"""Likelihood of a noisy Bloom filter given a candidate value (Algorithm 1, line 4, and Example 3 of Ren et al.).
 
 Under permanent randomized response every bit of the true filter ``H_j(w)`` is
 reported wrongly with probability exactly ``f/2`` and correctly with
@@ -10,7 +10,7 @@ probability ``1 - f/2``, independently across bits.  Hence, for a report
 
 This is the formula that Example 3 of Ren et al. evaluates.  Line 4 of their
 Algorithm 1 prints a product that does not involve ``H_j(w)`` at all (erratum
-E1 of the spec): taken literally it would make every candidate equally likely.
+E1 of the errata register): taken literally it would make every candidate equally likely.
 
 The products underflow in float64 once ``k m`` reaches a few hundred bits, so
 everything here is computed in log space.  The table itself is the Bloom

@@ -2,7 +2,7 @@
 
 The printed Algorithm 5 is incomplete (line 8 is an ellipsis, loops run to ``k``
 where ``d`` is meant, it sorts by ``H`` after computing ``RH``; erratum E9).  This
-module follows the reconstruction of the spec (Sec. 4.6):
+module follows our reconstruction (erratum E9):
 
 * relative entropy ``RH(A_j) = H(A_j) / |Omega_j|`` from the 1-D marginals;
 * ``n_keep = half_up(d (1 - phi))`` attributes are kept.  The printed floor does
@@ -67,7 +67,7 @@ class PruneResult:
 
     def dep_count(self, *, diagonal: bool = False) -> int:
         """``#Dep (Pruning)``.  With ``diagonal=True`` the binary mode's all-ones start counts its ``d``
-        diagonal entries too, the convention that reproduces Table 9's 256 = 16^2 (spec E16)."""
+        diagonal entries too, the convention that reproduces Table 9's 256 = 16^2 (erratum E16)."""
         extra = self.graph.shape[0] if (diagonal and self.mode == "binary") else 0
         return edge_count(self.graph) + extra
 

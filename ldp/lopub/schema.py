@@ -1,7 +1,7 @@
 """A categorical table as integer codes plus its schema (names and value labels).
 
 LoPub works on ``d`` categorical attributes whose values are coded ``0 .. |Omega_j| - 1``
-(the spec's convention).  :class:`CodedTable` keeps the codes together with the
+(our convention).  :class:`CodedTable` keeps the codes together with the
 attribute names and the label of every code, so that a synthetic release
 (Alg. 6) comes back with exactly the schema of the input, and converts to and
 from a ``pandas.DataFrame`` of categorical columns.

@@ -1,4 +1,4 @@
-"""Multi-class item mining under LDP (paper 002, Mao et al.).
+"""Multi-class item mining under LDP (Mao et al.).
 
 Modules (one idea each):
 

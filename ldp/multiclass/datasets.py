@@ -1,4 +1,4 @@
-"""Datasets of paper 002: SYN1-SYN4, the Diabetes preparation, and documented stand-ins.
+"""Datasets of Mao et al. (multi-class mining): SYN1-SYN4, the Diabetes preparation, and documented stand-ins.
 
 All functions return a ``c x d`` table of true label-item counts (users are its
 units; :func:`ldp.multiclass.frameworks.table_to_pairs` expands it), except the
@@ -7,7 +7,7 @@ turned into one table per feature group by :func:`feature_group_tables`.
 
 * :func:`syn1_table`, :func:`syn2_table`: the 4 x 4 variance datasets (Sec. VII-A).
 * :func:`syn_classes_table`: SYN3 (shared global top items) and SYN4 (none), the
-  class-count datasets, from the generator recorded in spec 002 Sec. 5.1.
+  class-count datasets, from the authors' generators (SYN*/generate_data.py in their repository).
 * :func:`prepare_diabetes`: the authors' preprocessing of the Kaggle Diabetes file;
   :func:`diabetes_standin` and :func:`heart_standin` are schema-matched synthetic stand-ins.
 * :func:`anime_standin`, :func:`jd_standin`: SYN3-style stand-ins for MyAnimeList
@@ -92,7 +92,7 @@ def _shared_top_ranking(g: np.ndarray, gen: np.random.Generator, top: int = 20, 
 def syn_classes_table(c: int, *, shared: bool = True, d: int = 20_000, total: float = 5e6,
                       class_sizes: Any = None, profile: str = "exponential", zipf_s: Any = 1.1,
                       rng: Any = 2024) -> np.ndarray:
-    """SYN3 (``shared=True``) or SYN4 (``shared=False``), spec 002 Sec. 5.1.
+    """SYN3 (``shared=True``) or SYN4 (``shared=False``), Sec. VII-A.
 
     Class ``j`` has ``size_j`` nominal users (:func:`syn_class_sizes` unless given) over
     ``d`` items; the item at rank ``i`` gets ``int(size_j·π_i)`` users and at least one,
@@ -147,7 +147,7 @@ def anime_standin(*, scale: float = 1.0, d: int = 14_000, rng: Any = 2024) -> np
     Kaggle file that is not available offline.  Rather than inventing a popularity
     curve, the stand-in reuses the paper's own SYN3 recipe (exponential rank profiles,
     shared global favourites) with the real set's size, number of titles and two
-    classes; the 70/30 gender split is an assumption (spec 002 Sec. 8).  ``scale``
+    classes; the 70/30 gender split is an assumption of ours.  ``scale``
     multiplies the number of records.
     """
     sizes = (np.array([0.7, 0.3]) * 7e6 * scale).astype(np.int64)
@@ -176,7 +176,7 @@ def _rank_codes(values: Any) -> np.ndarray:
 
 
 def prepare_diabetes(frame: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """The authors' preprocessing of the Diabetes file (spec 002 Sec. 5.1), with 0-based codes.
+    """The authors' preprocessing of the Diabetes file (their original_domain_process.py), with 0-based codes.
 
     Rows with missing values are dropped; age is rounded up to whole years; BMI is cut
     to one decimal (``int(bmi·10)``); every feature is then rank-mapped to ``0..d_j-1``
@@ -263,7 +263,7 @@ def heart_standin(rng: Any = 2024) -> tuple[np.ndarray, dict[str, np.ndarray]]:
 
 
 def feature_group_tables(labels: Any, features: dict[str, Any], *, rng: Any = 2024) -> dict[str, np.ndarray]:
-    """The frequency-estimation protocol of Sec. VII (spec 002 Sec. 5.1).
+    """The frequency-estimation protocol of Sec. VII.
 
     The rows are shuffled once and cut into ``F`` (number of features) consecutive
     groups of equal size; group ``j`` reports only the pair (label, feature ``j``).

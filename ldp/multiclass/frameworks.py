@@ -1,6 +1,6 @@
 """The three frameworks for multi-class frequency estimation: HEC, PTJ and PTS.
 
-Mao et al. (paper 002, Sec. III and VI-A).  Every user holds one label-item pair
+Mao et al. (Sec. III and VI-A).  Every user holds one label-item pair
 ``(C, I)`` with ``C`` in ``{0..c-1}`` and ``I`` in ``{0..d-1}``; the server wants
 the ``c x d`` table ``f(C, I)`` of pair counts under ε-LDP on the whole pair.
 
@@ -211,7 +211,7 @@ class MulticlassFramework(ABC):
 
 # ---------------------------------------------------------------------------- HEC
 class HEC(MulticlassFramework):
-    """Hierarchical-each-class strawman (paper 002, Sec. III and VI-A).
+    """Hierarchical-each-class strawman (Mao et al., Sec. III and VI-A).
 
     Users are shuffled and cut into ``c`` groups of (almost) equal size; group ``j``
     runs a frequency oracle (the adaptive GRR/OUE choice) with the full ``epsilon``
@@ -323,7 +323,7 @@ class HEC(MulticlassFramework):
 
 # ---------------------------------------------------------------------------- PTJ
 class PTJ(MulticlassFramework):
-    """Perturbation of the joint pair (paper 002, Sec. III and VI-A).
+    """Perturbation of the joint pair (Mao et al., Sec. III and VI-A).
 
     The pair ``(C, I)`` is the value ``C·d + I`` of a domain of size ``c·d``,
     perturbed by :func:`ldp.oracles.adaptive_oracle` (GRR when ``c·d < 3e^ε + 2``, else
@@ -366,7 +366,7 @@ class PTJ(MulticlassFramework):
 class PTS(MulticlassFramework):
     """Perturbation of label and item separately: GRR(ε1) on the label, OUE(ε2) on the item.
 
-    Paper 002, Theorem 9, Eq. (6).  With ``n~`` the reported label counts,
+    Mao et al., Theorem 9, Eq. (6).  With ``n~`` the reported label counts,
     ``T~`` the item support counts and ``f~(C, I)`` the number of users reporting
     label ``C`` *and* supporting item ``I``,
 
@@ -380,7 +380,7 @@ class PTS(MulticlassFramework):
         Budget split, see :func:`split_budget` (default ``ε/2`` each).
     item_oracle : {"oue", "adaptive"}
         ``"oue"`` (default): the item goes through OUE(ε2), as in the paper's PTS and
-        its experiments (spec 002 Sec. 3.5).  ``"adaptive"``: GRR or OUE by
+        its experiments (the authors' PTS.py).  ``"adaptive"``: GRR or OUE by
         :func:`ldp.oracles.adaptive_oracle` (ε2, d), the "GRR/OUE" reading of the framework;
         it picks GRR only for small item domains (``d < 3e^ε2 + 2``).
 

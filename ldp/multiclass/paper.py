@@ -1,9 +1,9 @@
-"""Numbers printed in the *text* of Mao et al., "Multi-class Item Mining under LDP" (paper 002).
+"""Numbers printed in the *text* of Mao et al., "Multi-class Item Mining under LDP" (Mao et al.).
 
 The experiments notebook compares its computed values with these and glues both, so that
 no paper number is typed into its prose.  Values are copied as printed; each constant
-names the section of the paper (seed ``002_baa61eb001ac4f79.txt``) where it appears.
-Values read off the figures are kept next to the plots in the notebook (spec 002, Sec. 5.5).
+names the section of the paper where it appears.
+Values read off the figures are kept next to the plots in the notebook, with the figure they were read from.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ __all__ = ["FIG7_AVERAGE_IMPROVEMENT", "SYN3_SHARED_TOP20", "SYN34_ITEMS", "SYN3
 #: Sec. VII-E (discussion of Fig. 7, k = 20): "average improvements" of the optimised methods over
 #: their base framework, as fractions.  Keys: (dataset, framework, metric); the framework's optimised
 #: method is PTS-opt for "PTS" and PTJ-S+VP for "PTJ".  The paper does not say how it averages
-#: (spec 002 Sec. 9.2 item 11).
+#: (we average as stated in the notebook).
 FIG7_AVERAGE_IMPROVEMENT = {
     ("Anime", "PTS", "f1"): 1.166, ("Anime", "PTS", "ncr"): 1.343,
     ("Anime", "PTJ", "f1"): 0.256, ("Anime", "PTJ", "ncr"): 0.250,

@@ -1,6 +1,6 @@
 """The authors' evaluation quirks behind the HEC and PTJ curves of Fig. 6, as explicit models.
 
-Spec 002 (Sec. 5.5) records three differences between the paper's evaluation
+We model three differences between the paper's evaluation
 scripts and a correct implementation, for the frequency-estimation experiment:
 
 * **PTJ**: when the adaptive choice picks GRR for the joint domain of ``c·d`` values,
@@ -16,7 +16,7 @@ This module reproduces those computations (``*_estimate``, applied to the same
 tallies as the correct estimators) and their expected squared errors in closed form
 (``*_mse``: variance plus squared bias), so the experiments notebook can show that
 these quirks, not the frameworks, produce the paper's HEC and PTJ curves.  We did not
-see the scripts; the models follow the spec's description and are checked by how
+see the scripts when writing these models; they are checked by how
 well they reproduce the published curves.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Count-level samplers, exact in distribution, for every framework of paper 002.
+"""Count-level samplers, exact in distribution, for every framework of Mao et al.
 
 The experiments of Mao et al. only look at aggregate counts, so a whole
 population's reports can be replaced by a few binomial and multinomial draws on
@@ -137,7 +137,7 @@ def ue_counts(position_counts: Any, n_total: int, p: float, q: float, rng: Any =
 
 
 def vp_counts(valid_counts: Any, n_invalid: int, p: float, q: float, rng: Any = None) -> tuple[np.ndarray, int]:
-    """Validity-perturbation counts over ``B`` positions plus the flag (paper 002, Sec. IV-A).
+    """Validity-perturbation counts over ``B`` positions plus the flag (Mao et al., Sec. IV-A).
 
     Each valid user at position ``b`` sets bit ``b``; each invalid user sets only the
     flag; all ``B + 1`` bits go through unary encoding (``p`` for a 1, ``q`` for a 0) and
@@ -145,7 +145,7 @@ def vp_counts(valid_counts: Any, n_invalid: int, p: float, q: float, rng: Any = 
     ``(count_b for b < B, number of dropped reports)`` where ``count_b`` counts the
     *kept* reports with bit ``b`` set.
 
-    Exact (spec 002, Sec. 9.1): a valid user's flag survives (is 0) with probability
+    Exact (our derivation, tested against per-user perturbation): a valid user's flag survives (is 0) with probability
     ``1 - q`` and an invalid user's with ``1 - p``, independently of her other bits,
     so the numbers of kept users are ``Bin(n_b, 1-q)`` and ``Bin(m, 1-p)``.  Given the
     kept set, the remaining bits are still independent Bernoulli variables, so

@@ -1,4 +1,4 @@
-"""Multi-class top-k item mining (paper 002, Sec. VI-B, Algorithms 1-2, Table III).
+"""Multi-class top-k item mining (Mao et al., Sec. VI-B, Algorithms 1-2, Table III).
 
 Every miner takes the population as two integer arrays ``labels`` (``0..c-1``) and
 ``items`` (``0..d-1``), and returns a :class:`TopKResult` whose ``items`` is a
@@ -9,7 +9,7 @@ budget is split across rounds.
 Two round primitives, both over a list of candidates:
 
 * a **PEM round** (the baseline, Wang et al.'s prefix extending method as the authors
-  implemented it, spec 002 Sec. 4.4): candidates are bit *suffixes* of length ``l``,
+  implemented it in their top-k code): candidates are bit *suffixes* of length ``l``,
   a user's value is her item modulo ``2^l``, and the top ``K`` suffixes are extended by
   ``m_ext`` bits for the next round;
 * a **shuffling round** (Sec. VI-B): the candidates are shuffled into ``B`` buckets
@@ -101,7 +101,7 @@ def pem_levels(D: int, K: int, m_ext: int = 2) -> list[int]:
 
     ``L`` = bit length of ``D - 1``; the first round uses ``s0 = floor(log2 K) + 1`` bits
     (all ``2^s0`` suffixes), each later round adds ``m_ext`` bits, the last reaches ``L``:
-    ``R = 1 + ceil((L - s0)/m_ext)`` rounds (spec 002 Sec. 4.4).
+    ``R = 1 + ceil((L - s0)/m_ext)`` rounds (as in the authors' top-k code).
     """
     D = check_int(D, "D", minimum=2)
     K = check_int(K, "K", minimum=1)
@@ -357,7 +357,7 @@ def pts_optimised_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon:
                        a: float = 0.2, b: float | None = 2.0, use_global: bool = True, use_cp: bool = True,
                        dprime_factor: float = 2.0, epsilon1: float | None = None, epsilon2: float | None = None,
                        sampler: str = "count") -> TopKResult:
-    """PTS-Shuffling+VP+CP, Algorithms 1 and 2 of paper 002 ("PTS-opt").
+    """PTS-Shuffling+VP+CP, Algorithms 1 and 2 of Mao et al. ("PTS-opt").
 
     1. Every user perturbs her label once with GRR(ε1) and knows whether it flipped.
     2. Algorithm 1 (``use_global=True``): a random fraction ``a`` of the users runs
@@ -496,7 +496,7 @@ def mine_topk(method: str, labels: Any, items: Any, c: int, d: int, k: int, epsi
 
 # ---------------------------------------------------------------------------- Fig. 3: why prefixes mislead
 def prefix_descent(counts: Any) -> list[int]:
-    """Noise-free top-1 search down a prefix trie (Fig. 3 of paper 002).
+    """Noise-free top-1 search down a prefix trie (Fig. 3 of Mao et al.).
 
     ``counts[v]`` is the count of the item whose binary code is ``v`` (``2^L`` items);
     at every level the heavier of the two child prefixes is followed (ties: the 0

@@ -1,6 +1,6 @@
 """Validity perturbation (VP) and correlated perturbation (CP), with exact estimators.
 
-Paper 002, Sec. IV.
+Mao et al., Sec. IV.
 
 **VP** (Sec. IV-A, Theorem 1).  A report is a unary encoding of length ``d + 1``:
 a valid user sets the bit of her item, an *invalid* user (her item was pruned, or
@@ -31,7 +31,7 @@ __all__ = ["VP", "CP"]
 
 
 class VP:
-    """Validity perturbation over ``d`` valid values plus the validity flag (paper 002, Sec. IV-A).
+    """Validity perturbation over ``d`` valid values plus the validity flag (Mao et al., Sec. IV-A).
 
     Parameters
     ----------
@@ -42,7 +42,7 @@ class VP:
 
     Notes
     -----
-    Unbiased estimator (spec 002, Sec. 3.2, derived here, not in the paper): with
+    Unbiased estimator (derived here, not in the paper): with
     ``n`` reports, ``c_I`` the kept reports with bit ``I`` set and ``c_flag`` the
     reports whose flag is set, the invalid count is ``m^ = (c_flag - n q)/(p - q)``
     and
@@ -113,7 +113,7 @@ class VP:
 
 
 class CP(MulticlassFramework):
-    """PTS with correlated perturbation ("PTS-CP", paper 002, Sec. IV-B, Eq. (4)).
+    """PTS with correlated perturbation ("PTS-CP", Mao et al., Sec. IV-B, Eq. (4)).
 
     Parameters
     ----------

@@ -10,7 +10,7 @@ from .adaptive import adaptive_oracle, crossover_domain_size
 
 __all__ += ["UnaryEncoding", "SUE", "OUE", "SubsetSelection", "subset_size", "Exponential",
             "adaptive_oracle", "crossover_domain_size"]
-from .histogram import SHE  # noqa: E402  (paper 003's eighth mechanism; owned by the CPL chapter)
+from .histogram import SHE  # noqa: E402  (the CPL paper's eighth mechanism; owned by the CPL chapter)
 
 __all__ += ["SHE"]
 from .local_hash import BLH, OLH, LHReports, LocalHashing, olh_g

@@ -1,4 +1,4 @@
-"""The adaptive choice between GRR and OUE (Wang et al. 2017, Sec. 4.4; paper 002, Sec. II-B).
+"""The adaptive choice between GRR and OUE (Wang et al. 2017, Sec. 4.4; Mao et al., Sec. II-B).
 
 For a value of frequency 0, ``n Var`` is ``(d - 2 + e^eps)/(e^eps - 1)^2`` under GRR
 (Wang et al. 2017, Eq. (3)) and ``4 e^eps/(e^eps - 1)^2`` under OUE (Eq. (12)).  GRR is
@@ -21,12 +21,12 @@ def crossover_domain_size(epsilon: float) -> float:
 
 
 def adaptive_oracle(epsilon: float, d: int) -> FrequencyOracle:
-    """GRR if ``d < 3 e^eps + 2``, else OUE (Wang et al. 2017; paper 002, spec 002 §3.1).
+    """GRR if ``d < 3 e^eps + 2``, else OUE (Wang et al. 2017; Mao et al., Sec. II-B).
 
     Boundary convention: the comparison is strict, so at ``d == 3 e^eps + 2`` (possible only
     when ``3 e^eps`` is an integer) OUE is returned.  There the two variances of a
     frequency-0 value coincide, so either choice is defensible; the strict ``<`` follows
-    the code of paper 002 (its Sec. II-B wording; Sec. VII-D says ``d > 3 e^eps + 2`` -> OUE).
+    the authors' code of Mao et al. (its Sec. II-B wording; Sec. VII-D says ``d > 3 e^eps + 2`` -> OUE).
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 Erlingsson, Pihur & Korolova (CCS 2014) encode a value ``v`` as an ``m``-bit Bloom
 filter ``B_v``: the bits at ``h`` hash positions of ``v`` are set (positions may
 coincide, so a filter can hold fewer than ``h`` ones).  LoPub (Ren et al., IEEE
-TIFS 2018, Sec. 5.2.2; spec 001 Sec. 3.1) then applies RAPPOR's *permanent*
+TIFS 2018, Sec. 5.2.2) then applies RAPPOR's *permanent*
 randomized response to every bit and sends the result once::
 
     s_hat[b] = 1      with probability f/2
@@ -173,7 +173,7 @@ def bloom_log_likelihood(reports: Any, filters: Any, f: float) -> np.ndarray:
 def full_rank_seed(d: int, m: int, h: int, start: int = 0, tries: int = 1000) -> int:
     """The first ``hash_seed >= start`` whose ``d x m`` Bloom matrix has rank ``d``.
 
-    Spec 001 Sec. 3.2 asks for identifiable filters; bump the seed deterministically
+    The estimators need identifiable filters (erratum E11); bump the seed deterministically
     until the matrix has full rank.  Raises ``ValueError`` when ``m < d`` (impossible)
     or when ``tries`` seeds all fail.
     """
@@ -362,7 +362,7 @@ class BloomRAPPOR(FrequencyOracle):
         return np.diag(self.covariance(n)).copy()
 
     def log_likelihood(self, reports: Any) -> np.ndarray:
-        """``log P(report_i | v)`` as an ``n x d`` float array (spec 001 Sec. 4.0).
+        """``log P(report_i | v)`` as an ``n x d`` float array (Algorithm 1, line 4, corrected: erratum E1).
 
         ``sum_b [s_b log mu_b(v) + (1 - s_b) log(1 - mu_b(v))]`` with
         ``mu_b(v) = f/2 + (1-f) B[v, b]`` (:func:`bloom_log_likelihood`).  Allocates ``n x d``

@@ -1,4 +1,4 @@
-"""The exponential mechanism as paper 003 defines it for categorical data (spec 003 §3.2, Appendix A).
+"""The exponential mechanism as the CPL paper defines it for categorical data (its Appendix A).
 
 McSherry & Talwar (2007) with utility ``u(x, r) = 1[x = r]`` and sensitivity
 ``Delta u = 1``: the output ``r`` is drawn with probability proportional to
@@ -14,9 +14,9 @@ output by up to ``e^{eps/2}`` *and* the normalising sum by up to another ``e^{ep
 so half of the budget is reserved for the normaliser.  With ``u = 1[x = r]`` the
 normaliser ``e^{eps/2} + d - 1`` is the same for every input, so that half is never
 spent: the channel's max log-ratio is ``eps/2``, and the mechanism is ``eps``-LDP but
-not tight at ``eps``.  Paper 003
+not tight at ``eps``.  The CPL paper
 uses it as defined, and several of its conclusions ("EXP leaks little") follow
-from this factor; spec 003 §3.3 asks that it not be "fixed".
+from this factor, so it is kept as defined, not "fixed".
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from .grr import GRR
 
 
 class Exponential(GRR):
-    """Exponential mechanism with utility ``1[x = r]`` (paper 003, Appendix A), i.e. ``GRR(eps/2)``.
+    """Exponential mechanism with utility ``1[x = r]`` (Jayawardana et al., Appendix A), i.e. ``GRR(eps/2)``.
 
     Parameters
     ----------
@@ -41,7 +41,7 @@ class Exponential(GRR):
     and they are taken from a ``GRR(eps/2, d)`` instance held by composition, so no sampling
     or probability formula is duplicated.  :attr:`exact_epsilon` is ``eps/2``, which is what
     an exact channel audit returns.  The estimator here is the unbiased GRR(eps/2) one; the
-    paper's artifact used raw output frequencies (spec 003 §3.6), which a chapter can compute
+    paper's artifact used raw output frequencies (tools/dataset_perturbation.ipynb), which a chapter can compute
     from :meth:`support_counts` directly.
     """
 

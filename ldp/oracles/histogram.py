@@ -1,7 +1,7 @@
 """Summation with histogram encoding (SHE): one-hot vector plus Laplace noise.
 
 Wang et al. (USENIX Security 2017, Sec. 4.1 "histogram encoding") after the
-Laplace mechanism of Dwork et al. (2006); used by paper 003 (Appendix A-6) as
+Laplace mechanism of Dwork et al. (2006); used by the CPL paper (Appendix A-6) as
 one of the eight mechanisms of its utility-versus-leakage benchmark.  The user
 encodes ``v`` as the one-hot vector ``e_v`` in ``R^d`` and reports
 
@@ -39,7 +39,7 @@ _CHUNK_ENTRIES = 1 << 22
 
 
 class SHE(FrequencyOracle):
-    """Summation with histogram encoding (Wang et al. 2017, Sec. 4.1; paper 003, Appendix A-6).
+    """Summation with histogram encoding (Wang et al. 2017, Sec. 4.1; Jayawardana et al., Appendix A-6).
 
     Parameters
     ----------

@@ -122,7 +122,7 @@ def olh_g(epsilon: float, rule: str = "round") -> int:
         Privacy budget (> 0).
     rule : {"round", "floor", "ceil", "best"}
         ``"round"``: ``round(e^eps) + 1``, used by pure-LDP and the artifacts of
-        spec 003 (the default here; 4 at eps = 1, 21 at eps = 3).
+        the CPL authors' code (the default here; 4 at eps = 1, 21 at eps = 3).
         ``"floor"``/``"ceil"``: ``floor(e^eps) + 1`` / ``ceil(e^eps) + 1``.
         ``"best"``: whichever of floor/ceil gives the smaller variance
         ``q(1-q)/(p-q)^2`` with ideal ``q = 1/g``.

@@ -12,7 +12,7 @@ not containing it ``(1-p) / C(d-1, omega)``; their ratio is exactly ``e^eps``.
 
 The report supports each of its ``omega`` values.  A value ``u != v`` lands in the
 set with probability ``q = [p (omega-1) + (1-p) omega] / (d-1) = (omega - p)/(d-1)``
-(spec 003 §3.6; spec 000 §4.6), and the pure-protocol estimator and variance of
+(Wang et al. 2016), and the pure-protocol estimator and variance of
 :class:`~ldp.oracles.base.FrequencyOracle` apply.  ``omega = 1`` is GRR.
 """
 from __future__ import annotations
@@ -61,8 +61,8 @@ def subset_size(epsilon: float, d: int, rule: str = "optimal") -> int:
       frequency 0 -- the dominant term that Wang et al. (2017) use to compare oracles; ties go
       to the smaller set.  An exhaustive scan over every ``omega`` in ``[1, d-1]`` for
       ``d < 400`` and ``eps`` in ``[0.05, 6]`` never found a better integer than these two.
-    * ``"floor"``: ``max(1, floor(x))``, the reading of paper 003 (spec 003 §3.3, item 4).
-    * ``"ceil"``: ``ceil(x)`` clamped to ``[1, floor(d/2)]`` (spec 000 §4.6).
+    * ``"floor"``: ``max(1, floor(x))``, the reading of the CPL paper (its Appendix A).
+    * ``"ceil"``: ``ceil(x)`` clamped to ``[1, floor(d/2)]`` (the CLLDP paper's Eq. (8), clamped).
     * ``"rint"``: ``max(1, rint(x))`` (round half to even), what multi-freq-ldpy does.
     """
     eps = check_epsilon(epsilon)
@@ -136,7 +136,7 @@ class SubsetSelection(FrequencyOracle):
     subset_size : int or str, optional
         ``omega`` in ``[1, d-1]``, or a rule name accepted by :func:`subset_size`
         (``"optimal"``, ``"floor"``, ``"ceil"``, ``"rint"``).  Default ``"optimal"``: the
-        variance-optimal integer next to ``d/(e^eps+1)``.  Pass ``"floor"`` to follow paper 003.
+        variance-optimal integer next to ``d/(e^eps+1)``.  Pass ``"floor"`` to follow the CPL paper.
 
     Notes
     -----

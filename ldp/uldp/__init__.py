@@ -1,4 +1,4 @@
-"""Utility-optimised LDP for two-attribute joint distributions (paper 004: Yin, Zhu & Zhang 2023).
+"""Utility-optimised LDP for two-attribute joint distributions (Yin, Zhu & Zhang 2023).
 
 Modules (one idea each):
 

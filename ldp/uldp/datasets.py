@@ -4,7 +4,7 @@ The mechanisms only ever see the pair ``(x, y)``, so an experiment is fully
 determined by the ``k_x × k_y`` table of true counts.  :func:`load_table` builds
 it from the real file through :func:`ldp.data.load` when the file is present,
 and otherwise falls back to the exact tables below (computed once from the
-verified files, spec 004 §8.2), saying so through an
+verified files), saying so through an
 :class:`ldp.data.DataSource` that notebooks display with
 :func:`ldp.data.show_source`.
 

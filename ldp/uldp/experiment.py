@@ -36,7 +36,7 @@ __all__ = ["MECHANISMS", "PAPER_EPSILONS", "make_mechanism", "is_defined", "anal
 MECHANISMS: dict[str, type[JointMechanism]] = {
     "JuRR": JuRR, "CPRR": CPRR, "TDRR": TDRR, "JD_GRR": JointGRR, "TDRR-Kron": TDRRUnbiased,
 }
-#: "7 values between 0.5 and 6" (Sec. 7.4.1); the exact grid is not given (spec 004 §5.3)
+#: "7 values between 0.5 and 6" (Sec. 7.4.1); the exact grid is not given; this one is our choice
 PAPER_EPSILONS = (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
 
 
