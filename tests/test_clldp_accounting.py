@@ -108,3 +108,37 @@ def test_bruteforce_two_rounds_below_eq13():
         assert exact <= bound * (1 + 1e-9)
         tight += exact > bound * (1 - 1e-6)
     assert tight > 0  # the bound is attained for some correlations
+
+
+def test_increasing_beliefs_refused():
+    """Theorem 6 assumes non-increasing beliefs.  Before the check, budget_schedule(2, 5, [0.1, 0.1, 1, 1, 1])
+    ran silently, clamped the last two budgets to 0 and ended at ln PL_5 = 2.398 > epsilon = 2."""
+    with pytest.raises(ValueError, match=r"round 3 uses omega = 1 after 0.1"):
+        budget_schedule(2.0, 5, [0.1, 0.1, 1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="round 2"):
+        budget_schedule(2.0, 3, [0.05, 0.9, 0.9])
+    led = LeakageLedger(3, 2.0, 5)
+    idx = np.arange(3)
+    led.charge(1, idx, led.budget(1, idx, 0.1), 0.1)
+    before = led.pl.copy()
+    with pytest.raises(ValueError, match=r"round 2 uses omega = 0.5 after 0.1 in the previous round \(user 1"):
+        led.charge(2, idx, led.budget(2, idx, [0.1, 0.5, 0.1]), [0.1, 0.5, 0.1])
+    np.testing.assert_array_equal(led.pl, before)          # refused before any state changed
+
+
+def test_non_increasing_beliefs_accepted_and_within_budget():
+    w = [0.9, 0.9, 0.5, 0.5, 0.1]                          # equal steps are allowed
+    e, pl = budget_schedule(2.0, 5, w)
+    assert np.all(e >= 0) and math.log(pl[-1]) <= 2.0 + 1e-12
+    led = LeakageLedger(2, 2.0, 5)
+    idx = np.arange(2)
+    for r, wr in enumerate(w, start=1):
+        led.charge(r, idx, led.budget(r, idx, wr), wr)
+    np.testing.assert_allclose(led.pl, pl[-1])
+    # a user who skips a round is compared with her last reported belief
+    led = LeakageLedger(2, 2.0, 3)
+    led.charge(1, [0, 1], led.budget(1, [0, 1], 0.4), 0.4)
+    led.charge(2, [0], led.budget(2, [0], 0.2), 0.2)
+    led.charge(3, [1], led.budget(3, [1], 0.4), 0.4)       # user 1: 0.4 then 0.4, fine
+    with pytest.raises(ValueError, match="round 3"):
+        led.charge(3, [0], led.budget(3, [0], 0.3), 0.3)   # user 0: 0.2 then 0.3

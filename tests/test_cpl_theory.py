@@ -137,13 +137,29 @@ def test_vectorised_alg2_matches_loop_including_relaxation(seed):
 
 
 def test_alg2_ties_change_only_the_relaxation():
+    # an exact tie above 1: at eps = ln 2 (lambda = 1) the second ratio 0.3/0.25 = 1.2 equals H after step one
+    g, gp = np.array([0.5, 0.3, 0.2]), np.array([0.25, 0.25, 0.5])
+    strict = th.alg2_pair(g, gp, math.log(2), 0.01, tie="strict")
+    inclusive = th.alg2_pair(g, gp, math.log(2), 0.01, tie="inclusive")
+    assert strict.hbar == inclusive.hbar == pytest.approx(1.2)
+    assert strict.selected.tolist() == [0] and inclusive.selected.tolist() == [0, 1]
+    assert strict.relaxation == pytest.approx(0.005) and inclusive.relaxation == pytest.approx(0.008)
+
+
+@pytest.mark.parametrize("tie", ["strict", "inclusive"])
+@pytest.mark.parametrize("m", [2, 4])
+def test_alg2_rows_all_equal_agree(tie, m):
+    """Rows that are all equal leak nothing: (0, 0) from cpl_alg2 and f* = 0 from alg2_pair under both tie rules.
+    Before the fix alg2_pair(g, g, 1, 0.01, tie="inclusive") selected every element (A = 1) and returned
+    f* = 0.01 = delta while cpl_alg2 on the same rows returned f = 0."""
     g = np.array([0.2, 0.3, 0.5])
-    strict = th.alg2_pair(g, g, 1.0, 0.01, tie="strict")
-    inclusive = th.alg2_pair(g, g, 1.0, 0.01, tie="inclusive")
-    assert strict.hbar == inclusive.hbar == 1.0
-    assert strict.relaxation == 0.0 and inclusive.relaxation == pytest.approx(0.01)
-    P = np.vstack([g, g])
-    assert th.cpl_alg2(P, 1.0, 0.01, tie="inclusive") == (0.0, 0.0)  # l = 0: no pair beats the initial l
+    P = np.tile(g, (m, 1))
+    out = th.cpl_alg2(P, 1.0, 0.01, tie=tie)
+    assert out == (0.0, 0.0)
+    for x, xp in itertools.permutations(range(m), 2):
+        r = th.alg2_pair(P[x], P[xp], 1.0, 0.01, tie=tie)
+        assert r.hbar == 1.0 and r.A == 0.0 and r.selected.size == 0
+        assert r.relaxation == out.relaxation
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -16,6 +16,15 @@ do not increase along the chain and ``e^{ε_r} <= ω_r e^{ε^{re}} + 1 - ω_r`` 
 picks ``ε_r`` accordingly; the first term is ambiguous in the paper (ε or the
 residual ε^{re}), see :data:`BUDGET_RULES`.
 
+**Increasing beliefs are refused.**  Theorem 6 needs ``ω_r <= ω_{r-1}``.  When a belief
+rises, ``θ`` of the earlier, smaller-ω rounds has already inflated ``Π``, Eq. (15) can ask for a
+negative budget (clamped to 0 by :func:`round_budget`) and the final leakage can exceed
+``e^ε`` (e.g. ``ε = 2``, five rounds, ω = 0.1, 0.1, 1, 1, 1 ends at ``ln PL = 2.40``).
+:func:`budget_schedule` and :meth:`LeakageLedger.charge` therefore raise ``ValueError`` naming
+the round.  Clamping ω down to the previous value instead would calibrate the mechanism with a
+belief *smaller* than the one assumed, and an under-estimated belief is exactly the case in
+which Theorem 5's bound fails (see :func:`pl_true_beliefs`), so the book does not clamp.
+
 The proof of Theorem 5 assumes ``k = 1``; this module applies the same
 recursion for any fixed ``k`` (θ is the same A/B ratio), as the paper's
 experiments do.
@@ -47,6 +56,16 @@ def _arrays(eps_list: Any, omega_list: Any) -> tuple[np.ndarray, np.ndarray]:
     if not np.all(np.isfinite(w)) or np.any(w <= 0) or np.any(w > 1):
         raise ValueError("every omega must lie in (0, 1]")
     return e, w
+
+
+def _check_non_increasing(prev: np.ndarray, cur: np.ndarray, r: int, users: Any = None) -> None:
+    """Raise ``ValueError`` if any belief of round ``r`` exceeds the same user's belief of her previous round."""
+    rises = cur > prev
+    if np.any(rises):
+        j = int(np.flatnonzero(rises)[0])
+        who = "" if users is None else f" (user {int(np.asarray(users)[j])}, {int(rises.sum())} user(s) in all)"
+        raise ValueError(f"omega must not increase between rounds (Theorem 6 of Xue et al.): round {r} uses "
+                         f"omega = {float(cur[j]):g} after {float(prev[j]):g} in the previous round{who}")
 
 
 def pl_recursion(eps_list: Any, omega_list: Any) -> np.ndarray:
@@ -106,9 +125,15 @@ def budget_schedule(epsilon: float, dep: int, omegas: Any, rule: str = "remainin
     """Per-round budgets and leakages of one user who reports in every round (Eq. (15) + Thm 5).
 
     Returns ``(eps_r, PL_r)`` for ``r = 1..dep``; ``omegas`` is a scalar or a length-``dep`` sequence.
+    The beliefs must not increase from one round to the next (Theorem 6); an increasing sequence
+    raises ``ValueError`` naming the round.
     """
     dep = check_int(dep, "dep", minimum=1)
     w = np.broadcast_to(np.asarray(omegas, dtype=float), (dep,))
+    if not np.all(np.isfinite(w)) or np.any(w <= 0) or np.any(w > 1):
+        raise ValueError(f"omegas must lie in (0, 1], got {np.asarray(omegas)!r}")
+    for r in range(2, dep + 1):
+        _check_non_increasing(w[r - 2:r - 1], w[r - 1:r], r)
     eps_r = np.empty(dep)
     pl = np.empty(dep)
     cur_pl, cur_pi = 1.0, 1.0
@@ -154,10 +179,18 @@ class LeakageLedger:
         return round_budget(self.epsilon, self.dep, r, self.pl[idx], omega, self.rule)
 
     def charge(self, r: int, idx: Any, eps_r: Any, omega: Any) -> None:
-        """Record that users ``idx`` reported in round ``r`` with budgets ``eps_r`` and beliefs ``omega``."""
+        """Record that users ``idx`` reported in round ``r`` with budgets ``eps_r`` and beliefs ``omega``.
+
+        Raises ``ValueError`` (naming the round and a user) if a belief exceeds the one the same
+        user reported with before (Theorem 6 assumes non-increasing beliefs), before any state changes.
+        """
+        r = check_int(r, "r", minimum=1, maximum=self.dep)
         idx = np.asarray(idx, dtype=np.int64)
         e = np.asarray(eps_r, dtype=float)
         w = np.broadcast_to(np.asarray(omega, dtype=float), idx.shape)
+        if not np.all(np.isfinite(w)) or np.any(w <= 0) or np.any(w > 1):
+            raise ValueError("omega must lie in (0, 1]")
+        _check_non_increasing(self.omega_prev[idx], w, r, idx)
         self.pl[idx] += np.expm1(e) * self.pi[idx]
         self.pi[idx] *= (np.expm1(e) + w) / w
         self.omega_prev[idx] = w

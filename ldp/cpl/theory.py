@@ -227,9 +227,20 @@ def alg2_pair(g: Any, gp: Any, epsilon: float, delta: float = 0.0, *, tie: str =
     ``σ >= (1+λA)/(1+λB)`` (Lemma IV.5); the loop stops at the first failure,
     since later ratios are smaller.  ``tie="inclusive"`` is the paper's ``>=``;
     ``tie="strict"`` (default, the authors' code) uses ``>``.  Both give the same
-    ``H̄*`` (Theorem IV.6) but different ``S*`` and hence ``f* = δ·A`` when ratios
-    tie with the current value (e.g. ``G = G'``: strict selects nothing, ``f* = 0``;
-    inclusive selects everything, ``f* = δ``).
+    ``H̄*`` (Theorem IV.6) but different ``S*`` and hence ``f* = δ·A`` when a ratio
+    ties with a current value above 1 (e.g. ``G = (0.5, 0.3, 0.2)``, ``G' = (0.25, 0.25, 0.5)``
+    at ``ε = ln 2``: the second ratio 1.2 equals ``H̄`` after the first step).
+
+    **A pair that does not leak** (``H̄* = 1``, which happens exactly when ``G = G'``)
+    returns ``S* = ∅``, ``A = B = 0`` and ``f* = 0`` under either tie rule.  The inclusive
+    rule would otherwise add every element (each ratio equals the current value 1) and
+    report ``f* = δ`` for a pair whose composed channel has identical rows, i.e. leaks
+    nothing at all.  This is the reading of the printed algorithm: its line 14 keeps a
+    pair's ``f*`` only when ``ln H̄*`` exceeds the running maximum, initialised to 0, so
+    the ``f*`` of a non-leaking pair is never used, and :func:`cpl_alg2` returns
+    ``(0, 0)`` when no pair leaks.  The authors' code (``CPL_calculation/Algorithm_2.py``,
+    ``jayawardana2025code``) uses the strict test and also gives ``f* = 0`` there.  With
+    this rule both functions agree on every input, ties included.
 
     This is the reference (loop) implementation; :func:`cpl_alg2` is the
     vectorised one used everywhere else, and the tests check they agree.
@@ -263,6 +274,10 @@ def alg2_pair(g: Any, gp: Any, epsilon: float, delta: float = 0.0, *, tie: str =
         B += gp[i]
         chosen.append(int(i))
     value = (1.0 + lam * A) / (1.0 + lam * B)
+    if value <= 1.0:          # the pair does not leak: no relaxation either (see the docstring)
+        A = B = 0.0
+        chosen = []
+        value = 1.0
     return Alg2Pair(float(value), np.array(chosen, dtype=np.int64), float(A), float(B), float(delta * A))
 
 
@@ -303,7 +318,8 @@ def cpl_alg2(P: Any, epsilon: float, delta: float = 0.0, *, tie: str = "strict",
     best prefix of the ratio-sorted cumulative sums (equal to the greedy by
     Theorem IV.6).  ``l = ln max_{x≠x'} H̄*``; the relaxation is ``f̄* = δ·A_{S*}``
     of the maximising pair (the first in row-major order on ties, as the printed
-    ``if l < ln H̄*`` does).
+    ``if l < ln H̄*`` does).  When no pair leaks (all rows equal) the result is
+    ``(0, 0)`` under either tie rule, as :func:`alg2_pair` gives for each such pair.
 
     Parameters
     ----------

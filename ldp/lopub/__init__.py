@@ -18,9 +18,11 @@ Modules, in the order of the paper:
 * :mod:`~ldp.lopub.schema`     coded categorical tables
 * :mod:`~ldp.lopub.datasets`   Adult, Retail and the TPC-E stand-in
 * :mod:`~ldp.lopub.examples`   the paper's worked examples and printed tables
+* :mod:`~ldp.lopub.authors`    Table 7 as the authors' public code computed it (coding, sample, ranking)
 * :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.experiments.sweep``)
 * :mod:`~ldp.lopub.figures`    one curve per estimator in the house style
 """
+from . import authors
 from .dependency import (dependency_graph, edge_count, empirical_joint, empirical_mi_matrix, entropy,
                          identification_rates, mi_threshold, mutual_information, pairwise_mi)
 from .em import EMResult, em_joint, em_joint_per_report
@@ -44,7 +46,7 @@ from .synthesis import SynthesisResult, synthesize
 __all__ = [
     "CodedTable", "EM", "EMResult", "HybridResult", "JointEstimate", "JunctionTree", "LASSO", "LASSO_EM",
     "LassoResult", "LoPubEncoder", "LoPubReports", "METHODS", "PruneResult", "Reduction", "Release",
-    "SynthesisResult", "amplified_epsilon", "average_classification_rate", "binary_attributes", "bit_counts",
+    "SynthesisResult", "amplified_epsilon", "authors", "average_classification_rate", "binary_attributes", "bit_counts",
     "candidate_matrix", "candidate_rank", "classification_rate", "communication_cost", "covers_edges",
     "debias_counts", "dependency_graph", "edge_count", "em_joint", "em_joint_per_report", "empirical_joint",
     "empirical_mi_matrix",

@@ -7,7 +7,9 @@
   dependence ``I ~ chi^2 / (2N)``, so ``tau`` is the mutual information of a pair
   whose Cramer's V equals ``phi``; this is why the natural log matters.
 * Edge rule ``I >= tau`` (Alg. 4 line 10; the prose says ``>``; erratum E6), so that
-  ``phi = 0`` gives the complete graph as the paper claims.
+  ``phi = 0`` gives the complete graph as the paper claims.  ``edge_rule=">"`` gives the
+  prose's strict rule, which is also what the authors' public code tests
+  (``Dependency.py`` of IoTDATALab/Python_LoPub at commit df08a8b; bib key ``ren2018code``).
 * Identification rates against a reference graph (Figs 19-21): accuracy, added
   (false positive) and lost (false negative; the paper calls it "true negative")
   pairs, each as a fraction of the ``C(d, 2)`` pairs, so the three sum to 1.
@@ -99,19 +101,32 @@ def pairwise_mi(joint_fn: Callable[[tuple[int, int]], np.ndarray], d: int,
     return mi
 
 
+EDGE_RULES = (">=", ">")
+
+
+def check_edge_rule(edge_rule: str) -> str:
+    """``">="`` (Algorithm 4, line 10) or ``">"`` (the prose, and the authors' code)."""
+    if edge_rule not in EDGE_RULES:
+        raise ValueError(f"edge_rule must be one of {EDGE_RULES}, got {edge_rule!r}")
+    return edge_rule
+
+
 def dependency_graph(mi: Any, domains: Sequence[int], phi: float,
-                     pairs: Sequence[tuple[int, int]] | None = None) -> np.ndarray:
+                     pairs: Sequence[tuple[int, int]] | None = None, *, edge_rule: str = ">=") -> np.ndarray:
     """Adjacency matrix ``G`` (0/1, zero diagonal) with ``G[m, n] = 1`` iff ``I_mn >= tau_mn``.
 
-    Only ``pairs`` are tested (all pairs by default).
+    Only ``pairs`` are tested (all pairs by default).  ``edge_rule=">"`` tests ``I_mn > tau_mn``
+    instead (the prose of Sec. 5.4; see erratum E6).
     """
+    strict = check_edge_rule(edge_rule) == ">"
     mi = np.asarray(mi, dtype=float)
     d = len(domains)
     if mi.shape != (d, d):
         raise ValueError(f"mi must be ({d}, {d}) for {d} domains, got {mi.shape}")
     g = np.zeros((d, d), dtype=np.int8)
     for m, n in (itertools.combinations(range(d), 2) if pairs is None else pairs):
-        if mi[m, n] >= mi_threshold(domains[m], domains[n], phi):
+        tau = mi_threshold(domains[m], domains[n], phi)
+        if (mi[m, n] > tau) if strict else (mi[m, n] >= tau):
             g[m, n] = g[n, m] = 1
     return g
 

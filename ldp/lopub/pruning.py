@@ -4,7 +4,9 @@ The printed Algorithm 5 is incomplete (line 8 is an ellipsis, loops run to ``k``
 where ``d`` is meant, it sorts by ``H`` after computing ``RH``; erratum E9).  This
 module follows our reconstruction (erratum E9):
 
-* relative entropy ``RH(A_j) = H(A_j) / |Omega_j|`` from the 1-D marginals;
+* relative entropy ``RH(A_j) = H(A_j) / |Omega_j|`` from the 1-D marginals (``key="paper"``,
+  the paper's text); ``key="authors"`` ranks by ``H(A_j) / (|Omega_j| - 1)`` instead, the key
+  with which the authors' computation reproduces Table 7 (see :mod:`ldp.lopub.authors`);
 * ``n_keep = half_up(d (1 - phi))`` attributes are kept.  The printed floor does
   not reproduce Tables 7-9, round-half-up does (13 of 15 columns); Python's
   ``round`` is banker's rounding and fails at ``d = 15, phi = 0.3``;
@@ -29,10 +31,12 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_int, check_probability
-from .dependency import dependency_graph, edge_count, entropy
+from .dependency import check_edge_rule, dependency_graph, edge_count, entropy
 
 MODES = ("nonbinary", "binary")
 ROUNDINGS = ("half_up", "floor")
+#: ranking keys of Algorithm 5: the paper's ``H / |Omega|`` and the authors' ``H / (|Omega| - 1)``
+SORT_KEYS = ("paper", "authors")
 
 
 def half_up(x: float) -> int:
@@ -50,10 +54,15 @@ def n_keep(d: int, phi: float, rounding: str = "half_up") -> int:
     return half_up(x) if rounding == "half_up" else int(math.floor(x + 1e-9))
 
 
-def relative_entropy(marginal: Any) -> float:
-    """``RH(A) = H(A) / |Omega_A|`` in nats (line 4 of Algorithm 5)."""
+def relative_entropy(marginal: Any, key: str = "paper") -> float:
+    """``RH(A) = H(A) / |Omega_A|`` in nats (line 4 of Algorithm 5).
+
+    ``key="authors"`` divides by ``|Omega_A| - 1`` instead (the ranking that reproduces Table 7).
+    """
+    if key not in SORT_KEYS:
+        raise ValueError(f"key must be one of {SORT_KEYS}, got {key!r}")
     p = np.asarray(marginal, dtype=float).ravel()
-    return entropy(p) / p.size
+    return entropy(p) / (p.size if key == "paper" else p.size - 1)
 
 
 @dataclass(frozen=True)
@@ -73,22 +82,24 @@ class PruneResult:
 
 
 def kept_attributes(marginals: Sequence[Any], phi: float, *, mode: str = "nonbinary",
-                    rounding: str = "half_up") -> tuple[int, ...]:
+                    rounding: str = "half_up", key: str = "paper") -> tuple[int, ...]:
     """The attributes whose pairs Algorithm 5 evaluates (sorted indices).
 
     ``mode="nonbinary"`` keeps the ``n_keep`` attributes of largest relative entropy,
-    ``mode="binary"`` those of smallest; ties go to the smaller index.
+    ``mode="binary"`` those of smallest; ties go to the smaller index.  ``key`` selects the
+    ranking (see :func:`relative_entropy`).
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     keep = n_keep(len(marginals), phi, rounding)
-    rh = np.array([relative_entropy(m) for m in marginals])
+    rh = np.array([relative_entropy(m, key) for m in marginals])
     order = np.argsort(-rh if mode == "nonbinary" else rh, kind="stable")
     return tuple(sorted(int(a) for a in order[:keep]))
 
 
 def entropy_prune(mi: Any, marginals: Sequence[Any], domains: Sequence[int], phi: float, *,
-                  mode: str = "nonbinary", rounding: str = "half_up") -> PruneResult:
+                  mode: str = "nonbinary", rounding: str = "half_up", key: str = "paper",
+                  edge_rule: str = ">=") -> PruneResult:
     """Algorithm 5.
 
     Parameters
@@ -105,13 +116,19 @@ def entropy_prune(mi: Any, marginals: Sequence[Any], domains: Sequence[int], phi
         Dependency degree.
     mode : {"nonbinary", "binary"}
     rounding : {"half_up", "floor"}
+    key : {"paper", "authors"}
+        Ranking key, ``H / |Omega|`` or ``H / (|Omega| - 1)`` (:func:`relative_entropy`).
+    edge_rule : {">=", ">"}
+        Edge test of :func:`~ldp.lopub.dependency.dependency_graph`.
     """
+    check_edge_rule(edge_rule)
     d = len(domains)
     if len(marginals) != d:
         raise ValueError(f"marginals has {len(marginals)} entries for {d} attributes")
-    kept = kept_attributes(marginals, phi, mode=mode, rounding=rounding)
+    kept = kept_attributes(marginals, phi, mode=mode, rounding=rounding, key=key)
     pairs = tuple(itertools.combinations(kept, 2))
-    found = dependency_graph(mi, domains, phi, pairs=pairs) if pairs else np.zeros((d, d), np.int8)
+    found = (dependency_graph(mi, domains, phi, pairs=pairs, edge_rule=edge_rule) if pairs
+             else np.zeros((d, d), np.int8))
     if mode == "nonbinary":
         graph = found
     else:
@@ -138,18 +155,21 @@ def reduction_ratio(pairs: int, pairs_pruning: int) -> float:
 
 
 def pruning_table(mi: Any, marginals: Sequence[Any], domains: Sequence[int], phis: Sequence[float], *,
-                  mode: str = "nonbinary", rounding: str = "half_up") -> pd.DataFrame:
+                  mode: str = "nonbinary", rounding: str = "half_up", key: str = "paper",
+                  edge_rule: str = ">=") -> pd.DataFrame:
     """Tables 7-9 layout for one dataset: one row per ``phi``.
 
     ``dep`` is the full pairwise graph of Algorithm 4; ``dep_pruning`` follows the
     meaningful convention (diagonal excluded); for the binary mode the column
-    ``dep_pruning_diag`` adds the diagonal as the paper's Table 9 does.
+    ``dep_pruning_diag`` adds the diagonal as the paper's Table 9 does.  ``rounding``, ``key``
+    and ``edge_rule`` are passed to :func:`entropy_prune` (``edge_rule`` also to the full search).
     """
     d = len(domains)
     rows = []
     for phi in phis:
-        full = dependency_graph(mi, domains, phi)
-        pr = entropy_prune(mi, marginals, domains, phi, mode=mode, rounding=rounding)
+        full = dependency_graph(mi, domains, phi, edge_rule=edge_rule)
+        pr = entropy_prune(mi, marginals, domains, phi, mode=mode, rounding=rounding, key=key,
+                           edge_rule=edge_rule)
         dep = edge_count(full)
         row = {"phi": phi, "dep_pruning": pr.dep_count(), "dep": dep,
                "loss_ratio": loss_ratio(dep, pr.dep_count()) if dep else float("nan"),

@@ -1,0 +1,200 @@
+"""Table 7 of Ren et al. (LoPub) as the authors computed it.
+
+The paper leaves open how Adult was coded, which records entered the dependency
+search and how Algorithm 5 ranks attributes.  The authors' public code
+(IoTDATALab/Python_LoPub, bib key ``ren2018code``: ``Whole_Process.py`` at commit
+e1e8e76, ``Dependency.py`` at df08a8b, the coded Adult file ``data/Data2-coarse.dat``
+at 548db5d) fixes these details.  This module re-implements them (nothing is copied;
+the authors' code is Python 2.7):
+
+* **rows**: ``adult.data`` then ``adult.test``, every row with a missing (``'?'``)
+  field dropped, file order kept: 45,222 records;
+* **coding**: the nine categorical attributes are coded ``0, 1, ...`` in order of first
+  appearance; the six integer-valued attributes (age, fnlwgt, education-num,
+  capital-gain, capital-loss, hours-per-week) are cut into 16 equal-width bins between
+  the column's minimum and maximum, closed on the right, the minimum in the first bin.
+  Bin indices are computed in exact integer arithmetic,
+  ``ceil(16 (x - min) / (max - min)) - 1`` floored at 0, so no value on a bin edge
+  depends on floating-point rounding.  Every binned attribute keeps its 16 bins as its
+  domain, whether or not a bin is occupied (as in the authors' domain file);
+* **sample**: 10 % of the records, ``int(45222 * 0.1) = 4522``, drawn as Python 2.7's
+  ``random.seed(10); random.sample(rows, 4522)`` draws them (:func:`py27_sample`);
+* **dependencies**: mutual information in nats of the empirical joint of each pair on the
+  sample, threshold ``tau = min(|Omega_m| - 1, |Omega_n| - 1) phi^2 / 2`` (Eq. (26)),
+  and, in the authors' ``Dependency.py``, the strict test ``I > tau``;
+* **pruning**: attributes ranked by ``H / (|Omega| - 1)`` (not the ``H / |Omega|`` of the
+  paper's text), ``n_keep = half_up(d (1 - phi))``.
+
+:func:`table7` exposes each of these choices as a parameter, so the notebook can show
+which of them matter.  The module uses a local :class:`random.Random` instance only to
+reproduce the authors' Mersenne-Twister stream; it never touches the global ``random``
+state.
+"""
+from __future__ import annotations
+
+import math
+import random as _random
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._checks import check_int, check_probability
+from .datasets import ADULT_ATTRIBUTES
+from .dependency import check_edge_rule, empirical_mi_matrix
+from .pruning import ROUNDINGS, SORT_KEYS, pruning_table
+from .schema import CodedTable
+
+#: the six integer-valued Adult attributes that the authors cut into equal-width bins
+ADULT_BINNED = ("age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week")
+#: number of bins of every binned attribute
+ADULT_BINS = 16
+#: the authors' sampling rate and seed for the dependency search on Adult
+SAMPLE_RATE = 0.1
+SAMPLE_SEED = 10
+#: the data the dependency search runs on
+DATA_CHOICES = ("sample", "full")
+#: the phi grid of Table 7
+TABLE7_PHIS = (0.1, 0.2, 0.3, 0.4, 0.5)
+
+
+def equal_width_bins(x: Any, bins: int = ADULT_BINS) -> np.ndarray:
+    """Right-closed equal-width bin index of every integer in ``x`` (exact integer arithmetic).
+
+    Bin ``b`` is ``(min + b w, min + (b + 1) w]`` with ``w = (max - min) / bins``; the minimum
+    itself goes to bin 0.  The index is ``ceil(bins (x - min) / (max - min)) - 1``, computed
+    with integer floor division so that a value exactly on an edge lands in the lower bin.
+    """
+    v = np.asarray(x)
+    if v.ndim != 1 or v.size == 0 or not np.issubdtype(v.dtype, np.integer):
+        raise TypeError(f"x must be a non-empty 1-D integer array, got {v.dtype} {v.shape}")
+    bins = check_int(bins, "bins", minimum=2)
+    v = v.astype(np.int64)
+    lo, hi = int(v.min()), int(v.max())
+    if hi == lo:
+        raise ValueError(f"x is constant ({lo}); equal-width bins need max > min")
+    span = hi - lo
+    ceil = -((-bins * (v - lo)) // span)          # ceil(bins (x - lo) / span), exactly
+    return np.maximum(ceil - 1, 0)
+
+
+def first_appearance_codes(values: Sequence[Any]) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """Codes ``0, 1, ...`` in order of first appearance, and the values in that order."""
+    codes, uniques = pd.factorize(pd.Series(values, dtype=object), sort=False)
+    if np.any(codes < 0):
+        raise ValueError("values contain missing entries; drop incomplete rows first")
+    return np.asarray(codes, dtype=np.int64), tuple(uniques)
+
+
+def adult_authors_table(frame: pd.DataFrame) -> CodedTable:
+    """Adult coded as in the authors' ``Data2-coarse.dat`` (45,222 rows for the UCI files).
+
+    ``frame`` is ``ldp.data.load("adult")`` (train rows, then test rows, in file order,
+    ``'?'`` read as missing).  Rows with any missing field are dropped.
+    """
+    missing = [c for c in ADULT_ATTRIBUTES if c not in frame.columns]
+    if missing:
+        raise ValueError(f"frame lacks the Adult columns {missing}")
+    df = frame[list(ADULT_ATTRIBUTES)].dropna().reset_index(drop=True)
+    codes, labels = [], []
+    for c in ADULT_ATTRIBUTES:
+        if c in ADULT_BINNED:
+            x = df[c].to_numpy()
+            if not np.issubdtype(x.dtype, np.integer):
+                raise TypeError(f"column {c!r} must be integer-valued, got {x.dtype}")
+            cc = equal_width_bins(x, ADULT_BINS)
+            lo, hi = int(x.min()), int(x.max())
+            edges = [lo + (hi - lo) * b / ADULT_BINS for b in range(ADULT_BINS + 1)]
+            lab = tuple(f"({edges[b]:.6g}, {edges[b + 1]:.6g}]" for b in range(ADULT_BINS))
+        else:
+            cc, lab = first_appearance_codes(df[c].astype(str).to_numpy())
+        codes.append(cc)
+        labels.append(lab)
+    return CodedTable(np.column_stack(codes), ADULT_ATTRIBUTES, tuple(labels))
+
+
+def authors_file_text(table: CodedTable) -> str:
+    """The table in the layout of the authors' ``.dat`` files: the row count, then one comma-separated row per
+    record, each line ending in a newline (used to compare with ``Data2-coarse.dat``)."""
+    body = "\n".join(",".join(str(int(v)) for v in row) for row in table.codes)
+    return f"{table.n}\n{body}\n"
+
+
+def py27_sample(n: int, k: int, random_fn: Callable[[], float]) -> list[int]:
+    """Indices that Python 2.7's ``random.sample(range(n), k)`` returns, driven by ``random_fn``.
+
+    Python 2.7 chooses between two algorithms.  With ``setsize = 21`` plus, when ``k > 5``,
+    ``4 ** ceil(log(3k, 4))``: if ``n <= setsize`` it draws from a shrinking pool (index
+    ``int(random() * (n - i))``, the chosen slot refilled from the pool's end); otherwise it
+    draws ``int(random() * n)`` and redraws while the index was already selected, returning
+    the indices in the order drawn.  Python 3's ``random.sample`` uses ``_randbelow``
+    (rejection on ``getrandbits``) instead, so it returns a different sample for the same
+    seed, although ``random()`` itself produces the same stream in both versions.
+
+    Parameters
+    ----------
+    n : int
+        Population size.
+    k : int
+        Sample size, ``0 <= k <= n``.
+    random_fn : callable
+        Returns floats in ``[0, 1)``; ``random.Random(seed).random`` reproduces the
+        authors' ``random.seed(seed)``.
+    """
+    n = check_int(n, "n", minimum=0)
+    k = check_int(k, "k", minimum=0, maximum=n)
+    if not callable(random_fn):
+        raise TypeError(f"random_fn must be callable, got {type(random_fn).__name__}")
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** int(math.ceil(math.log(k * 3, 4)))
+    out: list[int] = []
+    if n <= setsize:
+        pool = list(range(n))
+        for i in range(k):
+            j = int(random_fn() * (n - i))
+            out.append(pool[j])
+            pool[j] = pool[n - i - 1]
+        return out
+    selected: set[int] = set()
+    for _ in range(k):
+        j = int(random_fn() * n)
+        while j in selected:
+            j = int(random_fn() * n)
+        selected.add(j)
+        out.append(j)
+    return out
+
+
+def authors_sample(table: CodedTable, rate: float = SAMPLE_RATE, seed: int = SAMPLE_SEED) -> CodedTable:
+    """The ``int(n * rate)`` records the authors' code draws after ``random.seed(seed)``, in drawn order."""
+    rate = check_probability(rate, "rate", open_low=True)
+    seed = check_int(seed, "seed", minimum=0)
+    k = int(table.n * rate)
+    idx = py27_sample(table.n, k, _random.Random(seed).random)
+    return table.take(np.asarray(idx, dtype=np.int64))
+
+
+def table7(table: CodedTable, phis: Sequence[float] = TABLE7_PHIS, *, data: str = "sample",
+           key: str = "authors", rounding: str = "half_up", edge_rule: str = ">",
+           rate: float = SAMPLE_RATE, seed: int = SAMPLE_SEED) -> pd.DataFrame:
+    """Table 7's layout (:func:`~ldp.lopub.pruning.pruning_table`, non-binary mode) for a coded table.
+
+    The defaults are the authors' computation: the 10 % sample of :func:`authors_sample`,
+    the ranking key ``H / (|Omega| - 1)``, half-up rounding and the strict edge test.
+    ``data="full"`` uses every record; ``key="paper"`` ranks by ``H / |Omega|`` as the
+    paper's text says; ``rounding="floor"`` and ``edge_rule=">="`` give the other readings.
+    Mutual information and marginals are the exact empirical ones of the chosen records.
+    """
+    if data not in DATA_CHOICES:
+        raise ValueError(f"data must be one of {DATA_CHOICES}, got {data!r}")
+    if key not in SORT_KEYS:
+        raise ValueError(f"key must be one of {SORT_KEYS}, got {key!r}")
+    if rounding not in ROUNDINGS:
+        raise ValueError(f"rounding must be one of {ROUNDINGS}, got {rounding!r}")
+    check_edge_rule(edge_rule)
+    rows = authors_sample(table, rate, seed) if data == "sample" else table
+    mi = empirical_mi_matrix(rows.codes, rows.domains)
+    margs = [np.bincount(rows.codes[:, j], minlength=v) / rows.n for j, v in enumerate(rows.domains)]
+    return pruning_table(mi, margs, rows.domains, phis, mode="nonbinary", rounding=rounding, key=key,
+                         edge_rule=edge_rule)
