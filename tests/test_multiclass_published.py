@@ -112,6 +112,8 @@ def test_hec_script_oue_branch_scores_the_shifted_row():
     for j in range(2):
         np.testing.assert_allclose(mean[j, j, 1:], 4 * m / tab.sum() * tab[j, :-1])
         assert mean[j, j, 0] == pytest.approx(0.0, abs=1e-9)
+    unshifted, _ = P.hec_as_published_moments(tab, 0.5, 4, shift_oue=False)
+    np.testing.assert_allclose(unshifted[1, 1], 4 * m / tab.sum() * tab[1])
     assert P.hec_script_branch(4.0, 6) == "GRR"
     g7, g6 = GRR(4.0, 7), GRR(4.0, 6)
     mean, _ = P.hec_as_published_moments(tab, 4.0, 4)

@@ -132,9 +132,9 @@ def _script_oracle(epsilon: float, d: int) -> tuple[str, float, float, float, fl
     return branch, o.p, o.q, o.p, o.q
 
 
-def _scored_sources(table: np.ndarray, branch: str) -> np.ndarray:
+def _scored_sources(table: np.ndarray, branch: str, shift_oue: bool = True) -> np.ndarray:
     """``src[j, i]``: users of class ``j`` whose own value lights the position scored as item ``i``."""
-    if branch == "GRR":
+    if branch == "GRR" or not shift_oue:
         return table.astype(float)
     src = np.zeros(table.shape)
     src[:, 1:] = table[:, :-1]
@@ -214,8 +214,12 @@ def hec_as_published_estimate(tallies: HECScriptTallies, epsilon: float, n_featu
     return out
 
 
-def hec_as_published_moments(table: Any, epsilon: float, n_features: int) -> tuple[np.ndarray, np.ndarray]:
+def hec_as_published_moments(table: Any, epsilon: float, n_features: int, *,
+                             shift_oue: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Exact mean and variance of :func:`hec_as_published_estimate`, shape ``(c, c, d)`` each.
+
+    ``shift_oue=False`` gives the counterfactual script that reads item ``i`` from its own bit
+    in the OUE branch (everything else unchanged), to measure what the shift contributes.
 
     The scored count of group ``j`` at item ``i`` is the support count of a uniformly random
     subset of ``m`` of the ``N`` users in which ``s = src[j, i]`` users light the position with
@@ -230,7 +234,7 @@ def hec_as_published_moments(table: Any, epsilon: float, n_features: int) -> tup
     branch, p, q, pc, qc = _script_oracle(epsilon, d)
     N = float(tab.sum())
     m = float(hec_script_group_sizes(int(N), c))
-    src = _scored_sources(tab, branch)
+    src = _scored_sources(tab, branch, bool(shift_oue))
     mean_count = m * q + (p - q) * m * src / N
     between = m * (N - m) / (N - 1) * (p - q) ** 2 * (src / N) * (1 - src / N) if N > 1 else 0.0 * src
     var_count = (m / N) * (src * p * (1 - p) + (N - src) * q * (1 - q)) + between
@@ -242,8 +246,11 @@ def hec_as_published_moments(table: Any, epsilon: float, n_features: int) -> tup
     return mean, var
 
 
-def hec_as_published_mse(table: Any, epsilon: float, n_features: int) -> np.ndarray:
-    """Expected squared error, against the block's true table, of every estimate the script scores: ``(c, c, d)``."""
-    mean, var = hec_as_published_moments(table, epsilon, n_features)
+def hec_as_published_mse(table: Any, epsilon: float, n_features: int, *, shift_oue: bool = True) -> np.ndarray:
+    """Expected squared error, against the block's true table, of every estimate the script scores: ``(c, c, d)``.
+
+    ``shift_oue``: see :func:`hec_as_published_moments`.
+    """
+    mean, var = hec_as_published_moments(table, epsilon, n_features, shift_oue=shift_oue)
     tab = check_table(table).astype(float)
     return var + (mean - tab[None]) ** 2

@@ -63,19 +63,21 @@ def rmse_trial(tables: dict[str, Any], method: str, epsilon: float, rng: Any = N
     return {"rmse": math.sqrt(sq / cells)}
 
 
-def analytic_rmse(tables: dict[str, Any], method: str, epsilon: float, *, as_published: bool = False) -> float:
+def analytic_rmse(tables: dict[str, Any], method: str, epsilon: float, *, as_published: bool = False,
+                  shift_oue: bool = True) -> float:
     """Expected pooled RMSE, ``sqrt(mean over cells of E(estimate - truth)^2)``.
 
     ``as_published=False``: from the exact variances (the estimators are unbiased).
     ``as_published=True``: HEC and PTJ as the authors' script computed them
-    (:mod:`ldp.multiclass.published`; PTS and PTS-CP are unaffected).
+    (:mod:`ldp.multiclass.published`; PTS and PTS-CP are unaffected).  ``shift_oue=False``: the
+    HEC script without its one-item shift in the OUE branch (a counterfactual, to measure the shift).
     """
     total, cells = 0.0, 0
     n_features = len(tables)
     for tab in tables.values():
         t = check_table(tab)
         if as_published and method == "HEC":
-            mse = hec_as_published_mse(t, epsilon, n_features)
+            mse = hec_as_published_mse(t, epsilon, n_features, shift_oue=shift_oue)
         elif as_published and method == "PTJ":
             mse = ptj_as_published_mse(t, epsilon)
         else:
