@@ -1,4 +1,4 @@
-"""Closed-form moments for paper 002: exact variances of every framework, and the paper's own formulas.
+"""Closed-form moments for Mao et al., "Multi-class item mining under LDP": exact variances of every framework, and the paper's own formulas.
 
 Everything here is a function of the ``c x d`` table of true pair counts (and the
 budgets), vectorised over all cells.  For a cell ``(C, I)`` we write ``f`` for its
@@ -171,7 +171,7 @@ def pts_variance(table: Any, epsilon1: float, epsilon2: float, *, item_oracle: s
 
 def pts_variance_independent(table: Any, epsilon1: float, epsilon2: float) -> np.ndarray:
     """PTS variance if ``f~``, ``n^`` and ``F^`` were independent (the approximation of the
-    technical report's Eq. (10), spec 002 Sec. 3.4).  Not a correct variance; shown for comparison."""
+    technical report's Eq. (10)).  Not a correct variance; shown for comparison."""
     f, n, F, N = cell_margins(table)
     p1, q1, p2, q2 = pts_probabilities(epsilon1, epsilon2, np.asarray(table).shape[0])
     hit = lambda r, s: r * s * (1 - r * s)  # noqa: E731
@@ -269,7 +269,7 @@ def table1_coefficients(epsilon: float, c: int = 4, *, version: str = "printed")
 
     ``version``:
 
-    ``"printed"``  the recipe that reproduces the paper's Table I to 0.1 (spec 002, Sec. 3.3):
+    ``"printed"``  the recipe that reproduces the paper's Table I to 0.1 (found by trying readings of Eq. (5)):
                    f row ``(1 - alpha)/delta``, n row as Eq. (5), N row ``gamma(1-gamma)/delta^2``;
     ``"eq5"``      a literal reading of Eq. (5) (differs from the table in the f and N rows);
     ``"exact"``    the coefficients of the exact variance :func:`cp_variance`.
@@ -333,7 +333,7 @@ def target_count_vp(N1: float, N2: float, m_inv: float, p: float, q: float) -> t
 
 def pooled_rmse(variances: Any) -> float:
     """Expected pooled RMSE ``sqrt(sum of variances / number of cells)`` over one or several tables
-    of cell variances (spec 002, Sec. 5.2: cells of all features pooled)."""
+    of cell variances (the cells of all features pooled, as the authors' evaluation scripts do)."""
     arrs = [np.asarray(variances, dtype=float)] if isinstance(variances, np.ndarray) else \
         [np.asarray(v, dtype=float) for v in variances]
     total = sum(float(a.sum()) for a in arrs)
