@@ -1,4 +1,4 @@
-"""Closed-form moments for Mao et al., "Multi-class item mining under LDP": exact variances of every framework, and the paper's own formulas.
+"""Closed-form moments for Mao et al., "Multi-class item mining under LDP": exact variances and the paper's formulas.
 
 Everything here is a function of the ``c x d`` table of true pair counts (and the
 budgets), vectorised over all cells.  For a cell ``(C, I)`` we write ``f`` for its
