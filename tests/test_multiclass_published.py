@@ -1,12 +1,13 @@
 """The models of the authors' evaluation quirks (Fig. 6): simulated squared errors match the closed forms."""
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 import pytest
 
-from ldp.multiclass import HEC, PTJ
+from ldp.multiclass import PTJ
 from ldp.multiclass import published as P
 from ldp.oracles import GRR
 
@@ -33,15 +34,125 @@ def test_ptj_as_published_is_correct_under_oue():
     np.testing.assert_allclose(P.ptj_as_published_mse(tab, 0.5), F.variance(tab))
 
 
-@pytest.mark.parametrize("eps", [0.5, 2.0])
-def test_hec_as_published_mse(eps):
-    F = HEC(eps, 2, 3)
-    rng = np.random.default_rng(2)
-    R = 4000
-    err = np.array([(P.hec_as_published_estimate(F, F.simulate(TABLE, rng), 8) - TABLE[None]) ** 2
-                    for _ in range(R)])
-    mse = P.hec_as_published_mse(TABLE, eps, 8)
-    se = err.std(axis=0, ddof=1) / math.sqrt(R) + 1e-9 * mse
-    assert np.all(np.abs(err.mean(axis=0) - mse) <= 5 * se)
-    with pytest.raises(ValueError):
-        P.hec_as_published_mse(TABLE, eps, 0)
+# ---------------------------------------------------------------------------- HEC as in the authors' script
+def _script_literal_moments(tab, eps, F):
+    """Exact mean and variance of the script's HEC estimates by enumerating every order of the users.
+
+    For one order, the users are cut into consecutive groups of N // c; each member of group j lights the
+    position scored as item i with a probability read off her encoding as the script builds it: GRR over
+    d + 1 values (p on her own value, q elsewhere; the extra value is d), or the bit vector of length d + 1
+    with her 1 at position item + 1 (none for the extra value), position i being read for item i.
+    Independent of the closed form under test."""
+    c, d = tab.shape
+    labels = np.repeat(np.arange(c * d) // d, tab.ravel())
+    items = np.repeat(np.arange(c * d) % d, tab.ravel())
+    N = labels.size
+    m = N // c
+    branch = P.hec_script_branch(eps, d)
+    if branch == "GRR":
+        p, q = GRR(eps, d + 1).p, GRR(eps, d + 1).q
+        pc, qc = GRR(eps, d).p, GRR(eps, d).q
+    else:
+        p, q = 0.5, 1 / (math.exp(eps) + 1)
+        pc, qc = p, q
+    orders = list(itertools.permutations(range(N)))
+    m1 = np.zeros((c, c, d))
+    m2 = np.zeros((c, c, d))
+    for order in orders:
+        order = np.array(order)
+        for j in range(c):
+            members = order[j * m:(j + 1) * m]
+            for i in range(d):
+                light = []
+                for u in members:
+                    valid = labels[u] == j
+                    if branch == "GRR":
+                        own = items[u] if valid else d
+                        light.append(p if own == i else q)
+                    else:
+                        pos = items[u] + 1 if valid else None
+                        light.append(p if pos == i else q)
+                light = np.array(light)
+                mean_s = light.sum()
+                var_s = (light * (1 - light)).sum()
+                est_mean = F * (mean_s - m * qc) / (pc - qc)
+                m1[j, j, i] += est_mean
+                m2[j, j, i] += est_mean ** 2 + F ** 2 * var_s / (pc - qc) ** 2
+            for C in range(c):
+                if C != j:
+                    const = F * (0 - m * qc) / (pc - qc)
+                    m1[j, C] += const
+                    m2[j, C] += const ** 2
+    m1 /= len(orders)
+    m2 /= len(orders)
+    return m1, m2 - m1 ** 2
+
+
+@pytest.mark.parametrize("eps, tab", [(1.0, [[2, 1], [1, 1]]),        # d + 1 = 3 values: GRR branch
+                                      (0.1, [[1, 0, 2, 0, 0], [0, 1, 0, 0, 1]]),  # d + 1 = 6: OUE branch
+                                      (0.1, [[1, 0, 1, 0, 1], [1, 0, 0, 0, 0], [0, 0, 0, 1, 0]])],
+                         ids=["GRR", "OUE", "OUE-c3-leftover"])
+def test_hec_script_moments_equal_enumeration(eps, tab):
+    tab = np.array(tab)
+    mean, var = P.hec_as_published_moments(tab, eps, 3)
+    m1, v1 = _script_literal_moments(tab, eps, 3)
+    np.testing.assert_allclose(mean, m1, rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(var, v1, rtol=1e-10, atol=1e-9)
+    mse = P.hec_as_published_mse(tab, eps, 3)
+    np.testing.assert_allclose(mse, v1 + (m1 - tab[None]) ** 2, rtol=1e-10)
+
+
+def test_hec_script_oue_branch_scores_the_shifted_row():
+    """In the OUE branch the expected estimate of item i >= 1 is the (scaled) count of item i - 1, and item 0
+    has expectation 0; in the GRR branch it is item i itself (with the wrong calibration)."""
+    tab = np.array([[500, 0, 300, 0, 0, 0], [0, 200, 0, 0, 100, 0]])
+    assert P.hec_script_branch(0.5, 6) == "OUE"
+    mean, _ = P.hec_as_published_moments(tab, 0.5, 4)
+    m = tab.sum() // 2
+    for j in range(2):
+        np.testing.assert_allclose(mean[j, j, 1:], 4 * m / tab.sum() * tab[j, :-1])
+        assert mean[j, j, 0] == pytest.approx(0.0, abs=1e-9)
+    unshifted, _ = P.hec_as_published_moments(tab, 0.5, 4, shift_oue=False)
+    np.testing.assert_allclose(unshifted[1, 1], 4 * m / tab.sum() * tab[1])
+    assert P.hec_script_branch(4.0, 6) == "GRR"
+    g7, g6 = GRR(4.0, 7), GRR(4.0, 6)
+    mean, _ = P.hec_as_published_moments(tab, 4.0, 4)
+    expected = 4 * (m * g7.q + (g7.p - g7.q) * m * tab[0] / tab.sum() - m * g6.q) / (g6.p - g6.q)
+    np.testing.assert_allclose(mean[0, 0], expected)
+
+
+@pytest.mark.parametrize("eps", [0.3, 3.0], ids=["OUE", "GRR"])
+def test_hec_script_simulation_matches_moments(eps):
+    """Count-level sampler and per-user script agree with the exact moments (5 standard errors)."""
+    tab = np.array([[300, 40, 120, 10, 60, 0], [20, 80, 5, 90, 15, 61]])
+    c, d = tab.shape
+    assert P.hec_script_branch(eps, d) == ("OUE" if eps < 1 else "GRR")
+    mean, var = P.hec_as_published_moments(tab, eps, 8)
+    rng = np.random.default_rng(3)
+    labels = np.repeat(np.arange(c * d) // d, tab.ravel())
+    items = np.repeat(np.arange(c * d) % d, tab.ravel())
+    for how, R in (("count", 4000), ("user", 600)):
+        est = []
+        for _ in range(R):
+            if how == "count":
+                t = P.hec_script_simulate(tab, eps, rng)
+            else:
+                perm = rng.permutation(labels.size)
+                t = P.hec_script_reports(labels[perm], items[perm], c, d, eps, rng)
+            est.append(P.hec_as_published_estimate(t, eps, 8))
+        est = np.array(est)
+        diag = np.array([est[:, j, j] for j in range(c)]).transpose(1, 0, 2)
+        m_diag = np.array([mean[j, j] for j in range(c)])
+        v_diag = np.array([var[j, j] for j in range(c)])
+        assert np.all(np.abs(diag.mean(axis=0) - m_diag) <= 5 * np.sqrt(v_diag / R))
+        z = (diag.var(axis=0, ddof=1) / v_diag - 1) / math.sqrt(2 / (R - 1))
+        assert np.all(np.abs(z) <= 5)
+        off = est[:, 0, 1]
+        np.testing.assert_allclose(off, mean[0, 1][None].repeat(R, 0))
+
+
+def test_hec_script_input_checks():
+    with pytest.raises(ValueError, match="n_features"):
+        P.hec_as_published_mse(TABLE, 1.0, 0)
+    with pytest.raises(ValueError, match="N must be at least"):
+        P.hec_script_group_sizes(1, 2)

@@ -38,3 +38,42 @@ def test_diabetes_standin_frame_roundtrip():
     lab2, feats2 = prepare_diabetes(diabetes_standin_frame())
     assert np.array_equal(labels, lab2)
     assert all(np.array_equal(np.unique(feats[k], return_inverse=True)[1], feats2[k]) for k in feats)
+
+
+def test_budget_split_trial_runs_pts_opt_without_global_stage_with_the_split():
+    from ldp.multiclass.topk import pts_optimised_topk, score_topk
+    data = runs.TopKData(syn_classes_table(3, shared=False, d=300, total=3e4, rng=0))
+    out = runs.budget_split_trial(data, 0.3, 4.0, 5, rng=11)
+    res = pts_optimised_topk(data.labels, data.items, 3, 300, 5, 4.0, np.random.default_rng(11), use_global=False,
+                             b=None, epsilon1=1.2, epsilon2=2.8)
+    assert res.info["IT_f"] == 0 and res.info["cp_used"].all()
+    assert out["f1"] == score_topk(res.items, data.truth(5))["f1"]
+    for bad in (0.0, 1.0, -0.1, 1.5):
+        with pytest.raises(ValueError, match="proportion"):
+            runs.budget_split_trial(data, bad, 4.0, 5, rng=0)
+    with pytest.raises(TypeError, match="proportion"):
+        runs.budget_split_trial(data, "0.5", 4.0, 5, rng=0)
+
+
+def test_budget_split_extremes_lose_to_an_even_split():
+    """Spending almost nothing on the items must hurt (a sanity check that the split reaches the miner; with
+    CP the other extreme hurts far less, so it is not asserted)."""
+    data = runs.TopKData(syn_classes_table(5, shared=False, d=400, total=2e5, rng=1))
+    f1 = {p: np.mean([runs.budget_split_trial(data, p, 4.0, 10, rng=s)["f1"] for s in range(4)])
+          for p in (0.5, 0.97)}
+    assert f1[0.5] > f1[0.97] + 0.1
+
+
+def test_topk_parameter_trial():
+    from ldp.multiclass.topk import pts_optimised_topk, score_topk
+    data = runs.TopKData(syn_classes_table(2, d=300, total=3e4, rng=0))
+    for parameter, value, opts in (("a", 0.35, {"a": 0.35, "b": 2.0}), ("b", 3.5, {"a": 0.2, "b": 3.5})):
+        out = runs.topk_parameter_trial(data, parameter, value, 4.0, 5, rng=3)
+        res = pts_optimised_topk(data.labels, data.items, 2, 300, 5, 4.0, np.random.default_rng(3), **opts)
+        assert out["f1"] == score_topk(res.items, data.truth(5))["f1"]
+    with pytest.raises(ValueError, match="parameter"):
+        runs.topk_parameter_trial(data, "c", 0.5)
+    with pytest.raises(ValueError, match="a must lie"):
+        runs.topk_parameter_trial(data, "a", 1.2)
+    with pytest.raises(ValueError, match="b must be"):
+        runs.topk_parameter_trial(data, "b", 0.0)

@@ -1,36 +1,66 @@
-"""The authors' evaluation quirks behind the HEC and PTJ curves of Fig. 6, as explicit models.
+"""Models of the authors' evaluation scripts behind the HEC and PTJ curves of Fig. 6.
 
-We model three differences between the paper's evaluation
-scripts and a correct implementation, for the frequency-estimation experiment:
+The RMSE curves of Fig. 6 of Mao et al. were computed by the scripts
+``frequency estimation/HEC.py`` and ``frequency estimation/PTJ.py`` of the authors' public
+repository (Abigail-MAO/Multi-class-Item-Mining, commit
+8da35a445adcfe8986d708969680cbf2b667d5b9; bib key ``mao2025code``).  We read them and
+model here, in our own code, what they compute; the PTS and PTS-CP scripts
+(``PTS.py`` at commit 3ecb15924a297bad93179c5c1d0c3c71348add46, ``PTS-CP.py`` at the
+commit above) calibrate as the paper says and need no model.
 
-* **PTJ**: when the adaptive choice picks GRR for the joint domain of ``c·d`` values,
-  the estimate is calibrated with the GRR ``p, q`` *of the item domain* ``d``; the
-  estimate is then biased.
-* **HEC**: (a) the estimate of group ``j`` is scaled by the number of feature groups
-  ``F`` instead of by ``c``; (b) every group's estimate is scored on all ``c·d``
-  cells, so the cells of the classes the group does not mine enter the RMSE with the
-  "estimate" ``F·(0 - N_j q)/(p - q)``; (c) the GRR branch calibrates with the ``p, q``
-  of ``d`` values although the oracle runs over ``d + 1`` (dummy item).
+Both scripts cut the (already ordered) rows into one block of ``N // F`` consecutive rows
+per feature (``F`` features); block ``f`` reports the pair (label, feature ``f``) and its
+true pair counts are the truth the RMSE is taken against.  Our tables of
+:func:`ldp.multiclass.datasets.feature_group_tables` play the role of these blocks.
 
-This module reproduces those computations (``*_estimate``, applied to the same
-tallies as the correct estimators) and their expected squared errors in closed form
-(``*_mse``: variance plus squared bias), so the experiments notebook can show that
-these quirks, not the frameworks, produce the paper's HEC and PTJ curves.  We did not
-see the scripts when writing these models; they are checked by how
-well they reproduce the published curves.
+**PTJ** (:func:`ptj_as_published_mse`).  The adaptive choice runs over the ``c·d`` joint
+values.  In the GRR branch the counts are calibrated with the GRR ``p, q`` of the *item*
+domain ``d`` instead of ``c·d`` (biased); the OUE branch is calibrated correctly.
+
+**HEC** (:func:`hec_script_simulate`, :func:`hec_as_published_estimate`,
+:func:`hec_as_published_moments`, :func:`hec_as_published_mse`).  Within a block of ``N``
+users the script cuts ``c`` consecutive label groups of ``m = N // c`` users (the
+``N mod c`` users left over report nothing but still count in the truth).  In group ``j`` a
+user of class ``j`` keeps her value; anybody else gets the extra value ``d + 1`` (the
+script numbers values from 1).  The oracle is GRR if ``d + 1 < 3e^ε + 2`` and OUE
+otherwise.  Then:
+
+* *GRR branch*: GRR over the ``d + 1`` values; the support count of item ``v`` is the
+  number of reports equal to ``v``; it is calibrated with the GRR ``p, q`` of ``d``
+  values (not ``d + 1``).
+* *OUE branch*: a bit vector of length ``d + 1`` whose positions are numbered from 0,
+  with the 1 of value ``v`` placed at position ``v``; the extra value ``d + 1`` has no
+  position, so an invalid user's vector is all zeros before perturbation.  The count of
+  item ``v`` is then read from position ``v - 1``: item 1 from position 0, which nobody
+  holds, and item ``v >= 2`` from the bit of item ``v - 1``.  The scored row is shifted by
+  one item.  Calibration uses OUE's ``p = 1/2`` and ``q = 1/(e^ε + 1)`` (correct).
+* In both branches the calibrated estimate ``(count - m q)/(p - q)`` is multiplied by the
+  number of features ``F`` (not by ``c``), and group ``j`` is scored on **all** ``c·d``
+  cells of the block: the cells of the other classes, which it never collects, enter
+  with the estimate ``F (0 - m q)/(p - q)``.  The RMSE pools ``c·c·d`` squared errors per
+  feature.
+
+What we do not model: the script cuts rows in file order; we treat each cut as a
+uniformly random subset (which it is if the rows are in random order), so our moments
+average over the cut.  In our notation items are numbered from 0, so the script's value
+``v`` is our item ``v - 1``: in the OUE branch our item ``i >= 1`` is scored from the bit of
+item ``i - 1`` and item 0 from an unheld bit.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._checks import check_int
-from ..oracles import GRR
-from .frameworks import HEC, PTJ, Tallies, check_table
-from .variance import hec_variance
+from .._checks import as_generator, check_epsilon, check_int
+from ..oracles import GRR, OUE, adaptive_oracle
+from .frameworks import PTJ, Tallies, check_pairs, check_table
+from .samplers import split_table
 
-__all__ = ["ptj_as_published_estimate", "ptj_as_published_mse", "hec_as_published_estimate", "hec_as_published_mse"]
+__all__ = ["ptj_as_published_estimate", "ptj_as_published_mse", "HECScriptTallies", "hec_script_branch",
+           "hec_script_group_sizes", "hec_script_reports", "hec_script_simulate", "hec_as_published_estimate",
+           "hec_as_published_moments", "hec_as_published_mse"]
 
 
 def _calibration_pq(oracle: Any, d_claimed: int) -> tuple[float, float]:
@@ -60,47 +90,167 @@ def ptj_as_published_mse(table: Any, epsilon: float) -> np.ndarray:
     return var + (mean - tab) ** 2
 
 
-def hec_as_published_estimate(framework: HEC, tallies: Tallies, n_features: int) -> np.ndarray:
-    """The script's HEC estimates: shape ``(c, c, d)``, group ``j``'s estimate of every cell.
+# ---------------------------------------------------------------------------- HEC as in the authors' script
+@dataclass(frozen=True)
+class HECScriptTallies:
+    """What the HEC script has counted in one block.
 
-    Row ``j`` of ``tallies.pair`` is group ``j``'s support count for class ``j``; for the other
-    classes the group has no count, which the script treats as 0.
+    ``scored[j, i]``: the count that the script attributes to item ``i`` of class ``j`` in
+    label group ``j`` (already shifted in the OUE branch); ``m``: users per label group;
+    ``N``: users in the block; ``branch``: ``"GRR"`` or ``"OUE"``.
     """
-    n_features = check_int(n_features, "n_features", minimum=1)
-    if tallies.group is None:
-        raise ValueError("HEC tallies need the group sizes (tallies.group)")
-    c, d = framework.c, framework.d
-    p, q = _calibration_pq(framework.oracle, d)
-    out = np.empty((c, c, d))
+
+    branch: str
+    scored: np.ndarray
+    m: int
+    N: int
+
+
+def hec_script_branch(epsilon: float, d: int) -> str:
+    """The script's adaptive choice over the ``d + 1`` values (items and the extra value): ``"GRR"`` or ``"OUE"``."""
+    o = adaptive_oracle(check_epsilon(epsilon), check_int(d, "d", minimum=1) + 1)
+    return "GRR" if isinstance(o, GRR) else "OUE"
+
+
+def hec_script_group_sizes(N: int, c: int) -> int:
+    """Users per label group in the script: ``N // c`` (the ``N mod c`` left over report nothing)."""
+    N = check_int(N, "N", minimum=0)
+    c = check_int(c, "c", minimum=2)
+    if N < c:
+        raise ValueError(f"N must be at least c={c} (one user per label group), got N={N}")
+    return N // c
+
+
+def _script_oracle(epsilon: float, d: int) -> tuple[str, float, float, float, float]:
+    """``(branch, p, q, p_cal, q_cal)``: the oracle's true probabilities and the calibration's."""
+    eps = check_epsilon(epsilon)
+    branch = hec_script_branch(eps, d)
+    if branch == "GRR":
+        g, cal = GRR(eps, d + 1), GRR(eps, max(2, d))
+        return branch, g.p, g.q, cal.p, cal.q
+    o = OUE(eps, d + 1)
+    return branch, o.p, o.q, o.p, o.q
+
+
+def _scored_sources(table: np.ndarray, branch: str, shift_oue: bool = True) -> np.ndarray:
+    """``src[j, i]``: users of class ``j`` whose own value lights the position scored as item ``i``."""
+    if branch == "GRR" or not shift_oue:
+        return table.astype(float)
+    src = np.zeros(table.shape)
+    src[:, 1:] = table[:, :-1]
+    return src
+
+
+def hec_script_reports(labels: Any, items: Any, c: int, d: int, epsilon: float, rng: Any = None) -> HECScriptTallies:
+    """Per-user version of the script's HEC on one block, users taken **in the order given**.
+
+    The users are cut into ``c`` consecutive groups of ``N // c`` (the rest report nothing);
+    in group ``j`` every user perturbs her encoded value independently: GRR over ``d + 1``
+    values (item or extra value ``d``, numbered from 0 here), or the script's bit vector of
+    length ``d + 1`` (position ``i + 1`` for our item ``i``, no position for the extra value),
+    of which position ``i`` is counted for item ``i``.  Shuffle the users first to model a
+    random cut.  Vectorised over users; for checks of :func:`hec_script_simulate`.
+    """
+    lab, itm = check_pairs(labels, items, c, d)
+    gen = as_generator(rng)
+    branch, p, q, _, _ = _script_oracle(epsilon, d)
+    N = lab.size
+    m = hec_script_group_sizes(N, c)
+    scored = np.zeros((c, d), dtype=np.int64)
     for j in range(c):
-        counts = np.zeros((c, d))
-        counts[j] = tallies.pair[j]
-        out[j] = n_features * (counts - tallies.group[j] * q) / (p - q)
-    return out
+        sl = slice(j * m, (j + 1) * m)
+        valid = lab[sl] == j
+        if branch == "GRR":
+            value = np.where(valid, itm[sl], d)
+            reports = GRR(epsilon, d + 1).perturb(value, gen)
+            scored[j] = np.bincount(reports, minlength=d + 1)[:d]
+        else:
+            position = np.where(valid, itm[sl] + 1, -1)  # -1: the extra value has no position
+            own = position[:, None] == np.arange(d + 1)[None, :]
+            bits = gen.random((m, d + 1)) < np.where(own, p, q)
+            scored[j] = bits[:, :d].sum(axis=0)  # position i is read as item i
+    return HECScriptTallies(branch=branch, scored=scored, m=m, N=N)
 
 
-def hec_as_published_mse(table: Any, epsilon: float, n_features: int) -> np.ndarray:
-    """Expected squared error of :func:`hec_as_published_estimate` against the true table, shape ``(c, c, d)``."""
-    n_features = check_int(n_features, "n_features", minimum=1)
-    tab = check_table(table).astype(float)
+def hec_script_simulate(table: Any, epsilon: float, rng: Any = None) -> HECScriptTallies:
+    """Count-level draw of :func:`hec_script_reports` on the users of ``table`` in a uniformly random order.
+
+    Exact in distribution: a random order cut into blocks of ``m`` is a multivariate-
+    hypergeometric split (:func:`ldp.multiclass.samplers.split_table`); within group ``j``
+    the scored position ``i`` is set by ``Bin(src, p) + Bin(m - src, q)`` users, ``src`` being
+    the group's users of class ``j`` whose value lights it (:func:`_scored_sources`).  In
+    the GRR branch the counts of one group come from one GRR count draw over ``d + 1`` values.
+    """
+    tab = check_table(table)
     c, d = tab.shape
-    F = HEC(epsilon, c, d)
-    p_true, q_true = F.oracle.p, F.oracle.q
-    p, q = _calibration_pq(F.oracle, d)
-    N = tab.sum()
-    Nj = F.group_sizes(int(N)).astype(float)
-    # variance of group j's support count for its own class, from the exact HEC variance (which is
-    # (N/N_j)^2 Var(f~)/(p_true - q_true)^2 in the dummy-item setting)
-    var_support = hec_variance(tab, epsilon) * (Nj[:, None] / N) ** 2 * (p_true - q_true) ** 2
-    out = np.empty((c, c, d))
+    gen = as_generator(rng)
+    branch, p, q, _, _ = _script_oracle(epsilon, d)
+    N = int(tab.sum())
+    m = hec_script_group_sizes(N, c)
+    parts = split_table(tab, [m] * c + [N - c * m], gen)
+    scored = np.zeros((c, d), dtype=np.int64)
     for j in range(c):
-        mean_support = (Nj[j] / N) * tab[j] * (p_true - q_true) + Nj[j] * q_true
-        for C in range(c):
-            if C == j:
-                mean = n_features * (mean_support - Nj[j] * q) / (p - q)
-                var = n_features ** 2 * var_support[j] / (p - q) ** 2
-            else:
-                mean = np.full(d, -n_features * Nj[j] * q / (p - q))
-                var = np.zeros(d)
-            out[j, C] = var + (mean - tab[C]) ** 2
+        valid = parts[j][j]
+        if branch == "GRR":
+            scored[j] = GRR(epsilon, d + 1).simulate_counts(np.append(valid, m - valid.sum()), gen)[:d]
+        else:
+            src = np.concatenate([[0], valid[:-1]])
+            scored[j] = gen.binomial(src, p) + gen.binomial(m - src, q)
+    return HECScriptTallies(branch=branch, scored=scored, m=m, N=N)
+
+
+def hec_as_published_estimate(tallies: HECScriptTallies, epsilon: float, n_features: int) -> np.ndarray:
+    """The script's HEC estimates from its counts: shape ``(c, c, d)``, group ``j``'s estimate of every cell.
+
+    ``out[j, j] = F (scored[j] - m q)/(p - q)`` with the script's calibration ``p, q``;
+    ``out[j, C] = F (0 - m q)/(p - q)`` for the classes ``C != j`` that group ``j`` does not collect.
+    """
+    F = check_int(n_features, "n_features", minimum=1)
+    c, d = tallies.scored.shape
+    _, _, _, pc, qc = _script_oracle(epsilon, d)
+    out = np.broadcast_to(F * (0.0 - tallies.m * qc) / (pc - qc), (c, c, d)).copy()
+    for j in range(c):
+        out[j, j] = F * (tallies.scored[j] - tallies.m * qc) / (pc - qc)
     return out
+
+
+def hec_as_published_moments(table: Any, epsilon: float, n_features: int, *,
+                             shift_oue: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Exact mean and variance of :func:`hec_as_published_estimate`, shape ``(c, c, d)`` each.
+
+    ``shift_oue=False`` gives the counterfactual script that reads item ``i`` from its own bit
+    in the OUE branch (everything else unchanged), to measure what the shift contributes.
+
+    The scored count of group ``j`` at item ``i`` is the support count of a uniformly random
+    subset of ``m`` of the ``N`` users in which ``s = src[j, i]`` users light the position with
+    probability ``p`` and everyone else with ``q``.  As for HEC with the dummy item
+    (:func:`ldp.multiclass.variance.hec_variance`), its mean is ``m q + (p - q) m s/N`` and
+    its variance ``(m/N)[s p(1-p) + (N-s) q(1-q)] + m(N-m)/(N-1) (p-q)^2 (s/N)(1 - s/N)``.
+    The estimate is affine in the count; the other classes' cells are constants.
+    """
+    F = check_int(n_features, "n_features", minimum=1)
+    tab = check_table(table)
+    c, d = tab.shape
+    branch, p, q, pc, qc = _script_oracle(epsilon, d)
+    N = float(tab.sum())
+    m = float(hec_script_group_sizes(int(N), c))
+    src = _scored_sources(tab, branch, bool(shift_oue))
+    mean_count = m * q + (p - q) * m * src / N
+    between = m * (N - m) / (N - 1) * (p - q) ** 2 * (src / N) * (1 - src / N) if N > 1 else 0.0 * src
+    var_count = (m / N) * (src * p * (1 - p) + (N - src) * q * (1 - q)) + between
+    mean = np.broadcast_to(F * (0.0 - m * qc) / (pc - qc), (c, c, d)).copy()
+    var = np.zeros((c, c, d))
+    for j in range(c):
+        mean[j, j] = F * (mean_count[j] - m * qc) / (pc - qc)
+        var[j, j] = F ** 2 * var_count[j] / (pc - qc) ** 2
+    return mean, var
+
+
+def hec_as_published_mse(table: Any, epsilon: float, n_features: int, *, shift_oue: bool = True) -> np.ndarray:
+    """Expected squared error, against the block's true table, of every estimate the script scores: ``(c, c, d)``.
+
+    ``shift_oue``: see :func:`hec_as_published_moments`.
+    """
+    mean, var = hec_as_published_moments(table, epsilon, n_features, shift_oue=shift_oue)
+    tab = check_table(table).astype(float)
+    return var + (mean - tab[None]) ** 2

@@ -8,6 +8,8 @@ plain dicts, so the experiments notebook only declares grids and plots.
   (simulated with the count-level samplers; closed form from the exact variances, or
   from the models of the authors' script in :mod:`ldp.multiclass.published`).
 * :class:`TopKData`, :func:`topk_trial` -- Figs 7-10 and Table III: F1 and NCR of a miner.
+* :func:`budget_split_trial` -- Fig. 11: PTS-opt on SYN4 with the label share ``ε1/ε`` varied.
+* :func:`topk_parameter_trial` -- Fig. 12: PTS-opt with the parameter ``a`` or ``b`` varied.
 """
 from __future__ import annotations
 
@@ -24,7 +26,10 @@ from .topk import mine_topk, score_topk, true_topk
 from .validity import CP
 
 __all__ = ["FREQUENCY_METHODS", "make_framework", "variance_trial", "rmse_trial", "analytic_rmse", "TopKData",
-           "topk_trial"]
+           "topk_trial", "budget_split_trial", "topk_parameter_trial", "DEFAULT_A", "DEFAULT_B"]
+
+#: Algorithm 1's sampled share ``a`` and Algorithm 2's threshold ``b`` (Sec. VII-F: "a = 0.2", "b = 2")
+DEFAULT_A, DEFAULT_B = 0.2, 2.0
 
 #: the four frequency-estimation methods of Fig. 6, in the paper's legend order
 FREQUENCY_METHODS = ("HEC", "PTJ", "PTS", "PTS-CP")
@@ -63,19 +68,21 @@ def rmse_trial(tables: dict[str, Any], method: str, epsilon: float, rng: Any = N
     return {"rmse": math.sqrt(sq / cells)}
 
 
-def analytic_rmse(tables: dict[str, Any], method: str, epsilon: float, *, as_published: bool = False) -> float:
+def analytic_rmse(tables: dict[str, Any], method: str, epsilon: float, *, as_published: bool = False,
+                  shift_oue: bool = True) -> float:
     """Expected pooled RMSE, ``sqrt(mean over cells of E(estimate - truth)^2)``.
 
     ``as_published=False``: from the exact variances (the estimators are unbiased).
     ``as_published=True``: HEC and PTJ as the authors' script computed them
-    (:mod:`ldp.multiclass.published`; PTS and PTS-CP are unaffected).
+    (:mod:`ldp.multiclass.published`; PTS and PTS-CP are unaffected).  ``shift_oue=False``: the
+    HEC script without its one-item shift in the OUE branch (a counterfactual, to measure the shift).
     """
     total, cells = 0.0, 0
     n_features = len(tables)
     for tab in tables.values():
         t = check_table(tab)
         if as_published and method == "HEC":
-            mse = hec_as_published_mse(t, epsilon, n_features)
+            mse = hec_as_published_mse(t, epsilon, n_features, shift_oue=shift_oue)
         elif as_published and method == "PTJ":
             mse = ptj_as_published_mse(t, epsilon)
         else:
@@ -121,3 +128,47 @@ def topk_trial(data: TopKData, method: str, epsilon: float, k: int = 20, rng: An
     out = {"f1": s["f1"], "ncr": s["ncr"]}
     out.update({f"f1_class{C}": float(v) for C, v in enumerate(s["f1_per_class"])})
     return out
+
+
+def _check_share(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    v = float(value)
+    if not (0.0 < v < 1.0):
+        raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}")
+    return v
+
+
+def budget_split_trial(data: TopKData, proportion: float, epsilon: float = 4.0, k: int = 20,
+                       rng: Any = None) -> dict[str, Any]:
+    """One Fig. 11 trial: PTS-opt with ``ε1 = proportion·ε`` for the label and ``ε2 = ε - ε1`` for the items.
+
+    As in the authors' budget-allocation script for SYN4 (``top-k item mining/SYN4/privacy budget
+    allocation/PTS-CP.py``, commit fb20ec9e5823a006db2439d5cf41643ef0146f6c): no global stage
+    (Algorithm 1 skipped, all rounds per reported class), validity perturbation in every round and
+    CP in the last one without the ``b``-test.
+    """
+    share = _check_share(proportion, "proportion")
+    e1 = share * float(epsilon)
+    return topk_trial(data, "PTS-opt", epsilon, k, rng, use_global=False, b=None, epsilon1=e1,
+                      epsilon2=float(epsilon) - e1)
+
+
+def topk_parameter_trial(data: TopKData, parameter: str, value: float, epsilon: float = 4.0, k: int = 20,
+                         rng: Any = None) -> dict[str, Any]:
+    """One Fig. 12 trial: PTS-opt (Algorithms 1 and 2) with ``a`` or ``b`` set to ``value``, the other at its default.
+
+    As in the authors' scripts ``top-k item mining/code/PTS_optimized_a_vary.py`` and ``..._b_vary.py``
+    (commit fb20ec9e5823a006db2439d5cf41643ef0146f6c): varying ``a`` keeps ``b = 2`` and the factor 2 of
+    the estimated class size; varying ``b`` keeps ``a = 0.2``; ``ε1 = ε2 = ε/2``.
+    """
+    if parameter == "a":
+        opts = {"a": _check_share(value, "a"), "b": DEFAULT_B}
+    elif parameter == "b":
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not (math.isfinite(float(value)) and float(value) > 0):
+            raise ValueError(f"b must be a finite number > 0, got {value!r}")
+        opts = {"a": DEFAULT_A, "b": float(value)}
+    else:
+        raise ValueError(f"parameter must be 'a' or 'b', got {parameter!r}")
+    return topk_trial(data, "PTS-opt", epsilon, k, rng, **opts)

@@ -1,4 +1,4 @@
-"""Closed-form moments for the multi-class frameworks of Mao et al.: exact variances of every framework, and the paper's own formulas.
+"""Closed-form moments for Mao et al., "Multi-class item mining under LDP": exact variances and the paper's formulas.
 
 Everything here is a function of the ``c x d`` table of true pair counts (and the
 budgets), vectorised over all cells.  For a cell ``(C, I)`` we write ``f`` for its
@@ -206,19 +206,39 @@ def ptj_variance(table: Any, epsilon: float) -> np.ndarray:
 def hec_variance(table: Any, epsilon: float, *, invalid: str = "dummy") -> np.ndarray:
     """Exact ``Var[f^]`` of HEC, including the randomness of the group split.
 
-    Group ``j`` has ``N_j`` users (``np.array_split`` sizes) drawn without replacement.
-    Given the group, the support count of ``I`` is a sum of independent Bernoulli
-    variables with probability ``p`` (holders of (j, I)), ``q`` (other class-``j`` users)
-    and ``r`` (invalid users: ``r = q`` for the dummy item, ``r = p/d + (1 - 1/d) q`` for a
-    random item).  By the law of total variance,
+    Derivation.  Fix a cell ``(j, I)``.  Group ``j`` is a uniformly random set ``G`` of
+    ``N_j`` users (``np.array_split`` sizes), and ``f^ = (N/N_j)(S - N_j q)/(p - q)`` where
+    ``S`` is the number of reports in ``G`` that support ``I``.  Given ``G``, each member
+    supports ``I`` independently with a probability ``m_u`` that depends only on what she
+    feeds the oracle:
 
-        Var f~ = (N_j/N)[f p(1-p) + (n-f) q(1-q) + (N-n) r(1-r)]
-                 + N_j (N - N_j)/(N - 1) · Var_pop(w),
+    * ``m_u = p`` if she holds ``(j, I)`` (``f`` such users in the population),
+    * ``m_u = q`` if she is in class ``j`` with another item (``n - f`` users),
+    * ``m_u = r`` if she is in another class, i.e. invalid in group ``j`` (``N - n`` users):
+      ``r = q`` when she reports the dummy item; when she reports a uniformly random
+      real item, she holds ``I`` with chance ``1/d``, so ``r = p/d + (1 - 1/d) q``.
 
-    where ``w`` is ``p - q`` for holders of (j, I), ``q - r`` for other class-``j`` users
-    and 0 otherwise (the finite-population variance of a sample sum), and
-    ``Var f^ = (N/N_j)^2 Var f~ / (p - q)^2``.  With the dummy item and ``N_j = N/c``
-    this is ``c [f p(1-p) + (N-f) q(1-q)]/(p-q)^2 + (c-1) f (1 - f/N) N/(N-1)``.
+    The law of total variance splits ``Var S`` into two parts.  The mean of the
+    conditional variance: each user is in ``G`` with probability ``N_j/N``, so
+
+        E Var(S | G) = (N_j/N) [f p(1-p) + (n-f) q(1-q) + (N-n) r(1-r)].
+
+    The variance of the conditional mean ``E(S | G) = sum_{u in G} m_u``: this is the sum
+    of a simple random sample of size ``N_j`` drawn without replacement from the ``N``
+    numbers ``m_u``, whose variance is ``N_j (N - N_j)/(N - 1)`` times their population
+    variance ``Var_pop(m) = (1/N) sum_u (m_u - mean m)^2``.  A variance does not change
+    when the same constant is subtracted from every ``m_u``; subtracting ``r`` leaves
+    ``w_u = p - r`` for the ``f`` holders, ``q - r`` for the ``n - f`` other class-``j``
+    users and ``0`` for the ``N - n`` invalid users, so
+
+        Var E(S | G) = N_j (N - N_j)/(N - 1) · Var_pop(w).
+
+    Finally ``Var f^ = (N/N_j)^2 (E Var(S|G) + Var E(S|G)) / (p - q)^2``.  With the dummy
+    item (``r = q``) only the holders have ``w != 0`` and, for ``N_j = N/c``, this is
+    ``c [f p(1-p) + (N-f) q(1-q)]/(p-q)^2 + (c-1) f (1 - f/N) N/(N-1)``.  With a random
+    item the holders' weight is ``p - r`` (not ``p - q``): at large ``ε`` and small ``d``,
+    ``r`` is close to ``1/d`` and the two differ a lot.  ``tests/test_multiclass_variance.py``
+    checks this against a brute-force enumeration and against simulation.
     """
     if invalid not in ("dummy", "random"):
         raise ValueError(f"invalid must be 'dummy' or 'random', got {invalid!r}")
@@ -230,7 +250,7 @@ def hec_variance(table: Any, epsilon: float, *, invalid: str = "dummy") -> np.nd
     base, extra = divmod(int(round(N)), c)
     Nj = np.array([base + (1 if j < extra else 0) for j in range(c)], dtype=float)[:, None]
     within = (Nj / N) * (f * p * (1 - p) + (n - f) * q * (1 - q) + (N - n) * r * (1 - r))
-    a, b = p - q, q - r
+    a, b = p - r, q - r  # w_u of holders and of the other class-j users; invalid users have w_u = 0
     mean_w = (f * a + (n - f) * b) / N
     var_w = (f * a ** 2 + (n - f) * b ** 2) / N - mean_w ** 2
     between = Nj * (N - Nj) / (N - 1) * var_w if N > 1 else 0.0 * var_w
@@ -249,7 +269,7 @@ def table1_coefficients(epsilon: float, c: int = 4, *, version: str = "printed")
 
     ``version``:
 
-    ``"printed"``  the recipe that reproduces the paper's Table I to 0.1 (erratum M3):
+    ``"printed"``  the recipe that reproduces the paper's Table I to 0.1 (found by trying readings of Eq. (5)):
                    f row ``(1 - alpha)/delta``, n row as Eq. (5), N row ``gamma(1-gamma)/delta^2``;
     ``"eq5"``      a literal reading of Eq. (5) (differs from the table in the f and N rows);
     ``"exact"``    the coefficients of the exact variance :func:`cp_variance`.
@@ -313,7 +333,7 @@ def target_count_vp(N1: float, N2: float, m_inv: float, p: float, q: float) -> t
 
 def pooled_rmse(variances: Any) -> float:
     """Expected pooled RMSE ``sqrt(sum of variances / number of cells)`` over one or several tables
-    of cell variances (Sec. VII: cells of all features pooled)."""
+    of cell variances (the cells of all features pooled, as the authors' evaluation scripts do)."""
     arrs = [np.asarray(variances, dtype=float)] if isinstance(variances, np.ndarray) else \
         [np.asarray(v, dtype=float) for v in variances]
     total = sum(float(a.sum()) for a in arrs)
