@@ -94,6 +94,14 @@ def test_adult_ships_with_the_package_and_loads_with_expected_shape_and_dtypes()
     assert frame["age"].dtype.kind == "i" and isinstance(frame["sex"].dtype, pd.CategoricalDtype)
 
 
+@pytest.mark.parametrize("name", sorted(set(DATASETS) - {"adult"}))
+def test_datasets_present_here_load_with_their_canonical_columns(name):
+    if not D.is_available(name):
+        pytest.skip(f"{name} not in any data directory (run `make data`)")
+    frame = D.load(name)
+    assert list(frame.columns) == list(DATASETS[name].columns) and len(frame) == DATASETS[name].rows
+
+
 def test_content_checksum_ignores_row_order_and_sees_every_value():
     f = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "y", None], "c": [0.5, 1.25, 2.0]})
     assert D.content_sha256(f) == D.content_sha256(f.iloc[::-1])
@@ -616,3 +624,27 @@ def test_installed_package_in_a_fresh_venv_finds_adult_and_uses_the_user_directo
     assert sorted(p.name for p in (installed / "vendored").iterdir()) == ["adult.data.gz", "adult.names.gz",
                                                                           "adult.test.gz"]
     assert not (Path(site) / "data").exists()
+
+
+# The first five rows of UCI's Data_for_UCI_named.csv as published (CC BY 4.0), quoted in public documentation:
+# full precision and the stabf label, i.e. what the shared copy rounded and dropped.
+UCI_GRID_HEAD = '''"tau1","tau2","tau3","tau4","p1","p2","p3","p4","g1","g2","g3","g4","stab","stabf"
+2.95906002455997,3.07988520422811,8.38102539191882,9.78075443222607,3.76308477206316,-0.782603630987543,-1.25739482958732,-1.7230863114883,0.650456460887227,0.859578105752345,0.887444920638513,0.958033987602737,0.0553474891727752,"unstable"
+9.3040972346785,4.90252411201167,3.04754072762177,1.36935735529605,5.06781210427845,-1.94005842705193,-1.87274168559721,-1.25501199162931,0.41344056837935,0.862414076352903,0.562139050527675,0.781759910653126,-0.00595746432603695,"stable"
+8.97170690932022,8.84842842134833,3.04647874898866,1.21451813833956,3.40515818001095,-1.20745559234302,-1.27721014673295,-0.92049244093498,0.163041039311334,0.766688656526962,0.839444015400588,0.109853244952427,0.00347087904838871,"unstable"
+0.716414776295121,7.66959964406565,4.48664083058949,2.34056298396795,3.96379106326633,-1.02747330413905,-1.9389441526466,-0.997373606480681,0.446208906537321,0.976744082924302,0.929380522872661,0.36271777426931,0.028870543444887,"unstable"
+3.13411155161342,7.60877161603408,4.94375930178099,9.85757326996638,3.52581081652096,-1.12553095451115,-1.84597485447561,-0.554305007534195,0.797109525792467,0.455449947148291,0.656946658473716,0.820923486481631,0.0498603734837059,"unstable"
+'''
+
+
+def test_published_grid_rows_normalise_to_the_copy_and_agree_with_the_stabf_rule():
+    """The stabf rule (unstable iff stab > 0) holds on the published rows, and rounding to 9 decimals gives
+    exactly the values of the re-packaged copy."""
+    ds = DATASETS["smartgrid"]
+    part = ds.parts[0]
+    frame = loaders._parse_smartgrid(UCI_GRID_HEAD.encode(), ds, part, "published head")  # raises if stabf disagrees
+    assert frame["stabf"].tolist() == ["unstable", "stable", "unstable", "unstable", "unstable"]
+    if SHARED is not None and SHARED.is_dir():
+        copy = _lines(_shared_text("Data_for_UCI_named.csv.gz"))[1:6]
+        expected = np.array([[float(v) for v in ln.split(";")] for ln in copy])
+        assert np.array_equal(frame[list(ds.columns[:-1])].to_numpy(), expected)

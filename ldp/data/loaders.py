@@ -266,6 +266,10 @@ def _columns(raw: pd.DataFrame, dataset: Dataset, where: str, aliases: dict[str,
 
 def _ints(col: pd.Series, dataset: Dataset, where: str) -> np.ndarray:
     try:
+        return col.to_numpy(dtype=str).astype(np.int64)
+    except ValueError:
+        pass  # maybe written as floats ("62.0"): accepted when every value is integral
+    try:
         vals = col.to_numpy(dtype=str).astype(np.float64)
     except ValueError as exc:
         raise _bad(dataset, where, f"column {col.name!r} has a non-numeric value ({exc})") from None
@@ -405,14 +409,19 @@ PARSERS: dict[str, Callable[[bytes, Dataset, Part, str], pd.DataFrame]] = {
 }
 
 
-def _restore_order(name: str, frame: pd.DataFrame) -> pd.DataFrame:
-    """Put the rows in the published order where the content determines it (nursery, cardio)."""
+def _published_order(name: str, frame: pd.DataFrame) -> np.ndarray | None:
+    """Row permutation into the published order where the content determines it (nursery, cardio)."""
     if name == "nursery":
         keys = [pd.Categorical(frame[c], categories=NURSERY_VALUES[c]).codes for c in NURSERY_VALUES]
-        return frame.iloc[np.lexsort(keys[::-1])].reset_index(drop=True)
+        return np.lexsort(keys[::-1])
     if name == "cardio":
-        return frame.sort_values("id", kind="stable").reset_index(drop=True)
-    return frame
+        return np.argsort(frame["id"].to_numpy(), kind="stable")
+    return None
+
+
+def _restore_order(name: str, frame: pd.DataFrame) -> pd.DataFrame:
+    order = _published_order(name, frame)
+    return frame if order is None else frame.iloc[order].reset_index(drop=True)
 
 
 def _column_strings(col: pd.Series) -> pd.Series:
@@ -437,28 +446,38 @@ def canonical_lines(frame: pd.DataFrame) -> list[str]:
     return line.tolist()
 
 
+def _digest(columns, lines: list[str]) -> str:
+    text = ",".join(map(str, columns)) + "\n" + "".join(ln + "\n" for ln in lines)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def content_sha256(frame: pd.DataFrame, *, sort: bool = True) -> str:
     """sha256 of the canonical CSV of ``frame``: a header line, then one line per row, rows sorted.
 
     With ``sort=False`` the rows stay in frame order (the registry's ``order_sha256``).
     """
     lines = canonical_lines(frame)
-    if sort:
-        lines = sorted(lines)
-    text = ",".join(map(str, frame.columns)) + "\n" + "".join(ln + "\n" for ln in lines)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return _digest(frame.columns, sorted(lines) if sort else lines)
 
 
 def parse_part(dataset: Dataset, part: Part, source: Source) -> pd.DataFrame:
-    """The verified canonical table of one copy of ``part``; :class:`DatasetCorrupted` otherwise."""
+    """The verified canonical table of one copy of ``part``, rows in the published order where the
+    content determines it; :class:`DatasetCorrupted` otherwise.  ``frame.attrs["in_published_order"]``
+    tells whether the rows are in the order of the original publication."""
     where = str(source)
     frame = PARSERS[dataset.name](read_source(source, dataset), dataset, part, where)
     if len(frame) != part.rows:
         raise _bad(dataset, where, f"{len(frame)} rows, the registry expects {part.rows}")
-    digest = content_sha256(frame)
+    lines = canonical_lines(frame)
+    digest = _digest(frame.columns, sorted(lines))
     if digest != part.sha256:
         raise _bad(dataset, where, f"content checksum mismatch: sha256 of the canonical table is {digest}, the "
                                    f"registry expects {part.sha256} (some value differs)")
+    order = _published_order(dataset.name, frame)
+    if order is not None:
+        frame = frame.iloc[order].reset_index(drop=True)
+        lines = [lines[i] for i in order]
+    frame.attrs["in_published_order"] = _digest(frame.columns, lines) == part.order_sha256
     return frame
 
 
@@ -564,8 +583,7 @@ def load(name: str) -> pd.DataFrame:
     notes = [f"skipped a corrupted copy and used {', '.join(map(str, result.used))}: {msg}" for msg in result.bad]
     parts = []
     for part, frame in zip(dataset.parts, result.frames):
-        frame = _restore_order(name, frame)
-        if content_sha256(frame, sort=False) != part.order_sha256:
+        if not frame.attrs.pop("in_published_order"):
             notes.append(f"dataset {name!r}: the rows of {', '.join(map(str, result.used))} are not in the order "
                          f"of the original publication; results that depend on row order (leading rows, "
                          f"seeded subsamples) will differ from the book's.")
