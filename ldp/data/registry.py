@@ -144,7 +144,7 @@ DATASETS: dict[str, Dataset] = {
             ),
             licence="CC BY 4.0",
             citation="becker1996adult",
-            papers=("000", "001", "003"),
+            papers=("Xue et al. (CLLDP)", "Ren et al. (LoPub)", "Jayawardana et al. (CPL)"),
             vendored=True,
             normalisation="fields stripped of spaces; '?' becomes a missing value; the trailing '.' of the test "
                           "labels is removed; a column `split` ('train'/'test') records the file of each row.",
@@ -170,7 +170,7 @@ DATASETS: dict[str, Dataset] = {
             ),
             licence="CC BY 4.0",
             citation="arzamasov2018gridstability",
-            papers=("000",),
+            papers=("Xue et al. (CLLDP)",),
             normalisation="`;` or `,` delimiters and quoting accepted; every number is rounded to 9 decimal "
                           "places (the precision of the re-packaged copy the book was developed with); `stabf` "
                           "is derived from `stab` when absent ('unstable' iff stab > 0, as the UCI description "
@@ -197,7 +197,7 @@ DATASETS: dict[str, Dataset] = {
             ),
             licence="free for research; cite Brijs et al. 1999",
             citation="brijs1999retail",
-            papers=("001", "002"),
+            papers=("Ren et al. (LoPub)", "Mao et al. (multi-class item mining)"),
             normalisation="blank lines and trailing spaces ignored; each basket is the tuple of its item "
                           "numbers in file order.",
         ),
@@ -220,7 +220,7 @@ DATASETS: dict[str, Dataset] = {
             ),
             licence="CC BY 4.0",
             citation="rajkovic1997nursery",
-            papers=("004",),
+            papers=("Yin et al. (ULDP)",),
             normalisation="a header line is accepted (the class column may be called `class` or "
                           "`classification`; the book calls it `classification`); rows are put in the order "
                           "of the published file (all combinations in the value order of nursery.names), "
@@ -245,7 +245,7 @@ DATASETS: dict[str, Dataset] = {
             ),
             licence="not stated by the uploader (the scores are themselves generated data)",
             citation="kaggle2018students",
-            papers=("004",),
+            papers=("Yin et al. (ULDP)",),
             normalisation="quoting optional; a header is optional and may use the short score names "
                           "`math`, `reading`, `writing`; the canonical names are Kaggle's.",
         ),
@@ -268,7 +268,7 @@ DATASETS: dict[str, Dataset] = {
             ),
             licence="not stated by the uploader",
             citation="sulianova2019cardio",
-            papers=("003",),
+            papers=("Jayawardana et al. (CPL)",),
             normalisation="`;` or `,` delimiters; a header is optional and may call the blood pressures "
                           "`sbp`/`dbp`; the canonical names are Kaggle's `ap_hi`/`ap_lo`; rows are sorted by "
                           "`id`, the order of the published file.",
@@ -293,7 +293,7 @@ DATASETS: dict[str, Dataset] = {
             ),
             licence="not stated by the uploader",
             citation="mustafa2023diabetes",
-            papers=("002",),
+            papers=("Mao et al. (multi-class item mining)",),
             normalisation="gender and smoking_history accepted as words or as the integer codes of the "
                           "re-packaged copy (gender 1 = Female, 0 = Male; smoking 0 No Info, 1 not current, "
                           "2 never, 3 former, 4 ever, 5 current); gender 'Other' (18 rows in the original) is "
