@@ -620,6 +620,8 @@ def test_installed_package_in_a_fresh_venv_finds_adult_and_uses_the_user_directo
     res = run("-m", "ldp.data", "status", LDP_DATA_DIR="relative/dir")
     assert res.returncode == 2 and "absolute path" in res.stderr
     assert run("-m", "ldp.data", "bogus").returncode == 2
+    res = run("-m", "ldp.data", "status", "no-such-dataset")
+    assert res.returncode == 2 and "unknown dataset 'no-such-dataset'" in res.stderr and not res.stdout
     installed = Path(site) / "ldp" / "data"
     assert sorted(p.name for p in (installed / "vendored").iterdir()) == ["adult.data.gz", "adult.names.gz",
                                                                           "adult.test.gz"]

@@ -66,9 +66,10 @@ def _names(args: list[str]) -> list[str]:
 
 
 def status(names: list[str] | None = None) -> int:
+    names = _names(names or [])
     _show_dirs()
     missing, corrupted = [], []
-    for name in _names(names or []):
+    for name in names:
         state, bad = _report(name)
         if state == "missing":
             missing.append(name)
@@ -143,11 +144,12 @@ def _download(name: str, target: Path) -> bool:
 
 
 def fetch(names: list[str] | None = None, download: bool = True) -> int:
+    names = _names(names or [])
     target = loaders.data_home()
     target.mkdir(parents=True, exist_ok=True)
     _show_dirs()
     missing, corrupted = [], []
-    for name in _names(names or []):
+    for name in names:
         ds = DATASETS[name]
         res = inspect(name)
         for msg in res.bad:
