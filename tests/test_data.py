@@ -346,12 +346,28 @@ def test_stabf_that_contradicts_stab_is_refused(iso):
 
 # ---------------------------------------------------------------------------- faults
 def _bad_gzips() -> dict[str, bytes]:
+    """Adult's training file gzipped with a wrong CRC (gzip.BadGzipFile) and with a damaged deflate stream
+    (zlib.error, which gzip does not wrap)."""
+    import zlib
+
     good = (VENDORED / "adult.data.gz").read_bytes()
     crc = bytearray(good)
     crc[-6] ^= 0xFF  # the CRC-32 in the gzip trailer
-    middle = bytearray(good)
-    middle[len(good) // 2] ^= 0xFF  # deflate stream damaged
-    return {"bad CRC": bytes(crc), "damaged stream": bytes(middle)}
+    plain = gzip.compress(gzip.decompress(good), mtime=0)  # a 10-byte header, no file name
+    for pos in range(10, 200):
+        damaged = bytearray(plain)
+        damaged[pos] ^= 0xFF
+        try:
+            gzip.decompress(bytes(damaged))
+        except zlib.error:
+            break
+        except Exception:  # noqa: BLE001 - another failure: try the next byte
+            continue
+    else:
+        raise AssertionError("no single-byte damage gave zlib.error")
+    with pytest.raises(gzip.BadGzipFile, match="CRC"):
+        gzip.decompress(bytes(crc))
+    return {"bad CRC": bytes(crc), "damaged stream": bytes(damaged)}
 
 
 @pytest.mark.parametrize("kind", ["bad CRC", "damaged stream"])

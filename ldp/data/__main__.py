@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 
 from . import loaders
-from .loaders import DataDirError, Source, get_dataset, how_to_get, inspect
+from .loaders import DataDirError, get_dataset, how_to_get, inspect
 from .registry import DATASETS
 
 
@@ -209,4 +209,4 @@ if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
 
-__all__ = ["fetch", "main", "shared_dir", "status", "Source"]
+__all__ = ["fetch", "main", "shared_dir", "status"]
