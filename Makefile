@@ -9,12 +9,12 @@ BENCH_VENV := .venv-bench
 # xdist workers for the test suite (the machine has 2 cores)
 JOBS ?= 2
 
-.PHONY: help install install-test data mathjax book test bench clean
+.PHONY: help install install-test data data-if-possible mathjax book test bench clean
 
 help:
 	@echo "make book   build the HTML book (book profile) into _build/html"
 	@echo "make test   run the whole test suite (unit, notebooks at smoke size, strict book build, browser)"
-	@echo "make data   copy/verify the real datasets into data/external/"
+	@echo "make data   copy/download and verify the real datasets into data/external/ (fails if one is missing)"
 	@echo "make bench  time ldp against pure-ldp and multi-freq-ldpy"
 	@echo "make clean  remove build output and the jupyter cache"
 
@@ -47,14 +47,19 @@ mathjax: $(MATHJAX)
 data: $(VENV)/.book-installed
 	$(BIN)/python -m ldp.data fetch
 
-book: $(VENV)/.book-installed $(MATHJAX) data
+# `make book` and `make test` run with whatever data can be obtained: a missing dataset is replaced
+# by its documented stand-in, and every page that uses one says so.
+data-if-possible: $(VENV)/.book-installed
+	@$(BIN)/python -m ldp.data fetch || echo "Some datasets are missing (listed above): the book uses stand-ins for them and says so on each page."
+
+book: $(VENV)/.book-installed $(MATHJAX) data-if-possible
 	@start=$$(date +%s); \
 	$(BIN)/jupyter-book build . -W -n --keep-going; status=$$?; \
 	echo "Book built in $$(( $$(date +%s) - start )) s."; \
 	if [ $$status -ne 0 ]; then echo "Build failed: see the warnings above and _build/html/reports/"; exit $$status; fi; \
 	echo "Open file://$(CURDIR)/_build/html/index.html"
 
-test: $(VENV)/.test-installed $(MATHJAX) data
+test: $(VENV)/.test-installed $(MATHJAX) data-if-possible
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -ra tests
 
 $(BENCH_VENV)/.installed: benchmarks/requirements.txt pyproject.toml

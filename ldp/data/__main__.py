@@ -1,104 +1,212 @@
-"""``python -m ldp.data fetch|status``: fill data/external/ with verified copies, or list what is there.
+"""``python -m ldp.data status|fetch [--no-download] [NAME ...]``: list or obtain the real datasets.
 
-``fetch`` copies each missing file from the shared datasets folder (``$LDP_SHARED_DATASETS``, default
-``../shared/datasets`` next to the repository) and otherwise tries the canonical download URLs.  Every file
-is verified against the registry checksum; failures are reported, never fatal, because each chapter falls
-back to a documented stand-in.
+``status`` lists the directories searched and, for every dataset, whether a copy verifies and where
+it is.  ``fetch`` obtains what is missing into the data directory (:func:`ldp.data.loaders.data_home`:
+``$LDP_DATA_DIR``, else ``data/external/`` in a checkout, else the per-user directory; never the
+installed package): it copies verified files from the shared datasets folder (``$LDP_SHARED_DATASETS``,
+default ``../shared/datasets`` next to a checkout) when present, otherwise downloads the direct URLs
+of the original files and verifies them, and for data behind a login (Kaggle) prints exactly which
+file to download and where to put it.  Both exit with status 1 when a dataset is missing or a copy is
+corrupted (naming them), 2 on a usage or configuration error, 0 when everything verifies.
 """
 from __future__ import annotations
 
-import gzip
-import hashlib
 import os
 import shutil
 import sys
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from .loaders import REPO_ROOT, DatasetUnavailable, locate, sha256_of
+from . import loaders
+from .loaders import DataDirError, get_dataset, how_to_get, inspect
 from .registry import DATASETS
 
 
-def shared_dir() -> Path:
-    return Path(os.environ.get("LDP_SHARED_DATASETS", REPO_ROOT.parent / "shared" / "datasets"))
+def shared_dir() -> Path | None:
+    value = os.environ.get("LDP_SHARED_DATASETS", "").strip()
+    if value:
+        return Path(value).expanduser().resolve()
+    if loaders.in_checkout():
+        return loaders.REPO_ROOT.parent / "shared" / "datasets"
+    return None
 
 
-def _ok(path: Path, sha: str) -> bool:
-    try:
-        return sha256_of(path) == sha
-    except (OSError, EOFError, gzip.BadGzipFile):
+def _show_dirs() -> None:
+    home = loaders.data_home()
+    print("Data directories searched, in order:")
+    for d in loaders.search_dirs():
+        if d == loaders.PACKAGE_DATA:
+            role = "package data (ships with ldp)"
+        elif d == loaders.env_data_dir():
+            role = "$LDP_DATA_DIR"
+        elif d == loaders.repo_external_dir():
+            role = "data/external/ of the repository"
+        else:
+            role = "per-user data directory"
+        mark = "  <- fetch writes here" if d == home else ""
+        exists = "" if d.is_dir() else " (does not exist yet)"
+        print(f"  {d}  [{role}]{exists}{mark}")
+
+
+def _report(name: str) -> tuple[str, list[str]]:
+    """Print one dataset's state; return it and the bad-copy messages."""
+    res = inspect(name)
+    where = ", ".join(map(str, res.used)) if res.used else "-"
+    print(f"[{res.state}]{' ' * (10 - len(res.state))}{name:10s} {where}")
+    for msg in res.bad:
+        print(f"    corrupted copy: {msg}")
+    return res.state, res.bad
+
+
+def _names(args: list[str]) -> list[str]:
+    for n in args:
+        get_dataset(n)
+    return args or list(DATASETS)
+
+
+def status(names: list[str] | None = None) -> int:
+    names = _names(names or [])
+    _show_dirs()
+    missing, corrupted = [], []
+    for name in names:
+        state, bad = _report(name)
+        if state == "missing":
+            missing.append(name)
+        elif state == "corrupted" or bad:
+            corrupted.append(name)
+    return _summary(missing, corrupted)
+
+
+def _summary(missing: list[str], corrupted: list[str]) -> int:
+    if missing:
+        print(f"Missing: {', '.join(missing)}. The chapters use documented stand-ins for them and say so.")
+        for name in missing:
+            print(f"  {name}: {how_to_get(DATASETS[name])}")
+    if corrupted:
+        print(f"Corrupted copies: {', '.join(corrupted)} (see the lines above; delete or replace those files).")
+    if missing or corrupted:
+        return 1
+    print("All datasets present and verified.")
+    return 0
+
+
+def _quarantine(path: Path) -> Path:
+    dest = path.with_name(path.name + ".corrupted")
+    path.replace(dest)
+    return dest
+
+
+def _copy_from_shared(name: str, target: Path) -> bool:
+    src_dir = shared_dir()
+    if src_dir is None or not src_dir.is_dir():
         return False
+    res = inspect(name, [src_dir])
+    if res.state != "ok":
+        for msg in res.bad:
+            print(f"    shared copy unusable: {msg}")
+        return False
+    for src in res.used:
+        dest = target / src.path.name
+        if dest.exists():
+            _quarantine(dest)
+        shutil.copyfile(src.path, dest)
+    print(f"[copied]   {name:10s} {', '.join(src.path.name for src in res.used)} from {src_dir} to {target}")
+    return True
 
 
-def fetch() -> int:
-    target = REPO_ROOT / "data" / "external"
+def _download(name: str, target: Path) -> bool:
+    ds = DATASETS[name]
+    for url in ds.urls:
+        fname = urllib.parse.unquote(url.rsplit("/", 1)[-1])
+        dest = target / fname
+        tmp = target / (fname + ".part")
+        try:
+            with urllib.request.urlopen(url, timeout=30) as resp, open(tmp, "wb") as out:
+                shutil.copyfileobj(resp, out)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            print(f"[failed]   {name:10s} download {url}: {exc}")
+            continue
+        if dest.exists():
+            _quarantine(dest)
+        tmp.replace(dest)
+        res = inspect(name, [target])
+        if res.state == "ok":
+            print(f"[fetched]  {name:10s} {url} -> {dest}")
+            return True
+        if any(str(dest) in msg for msg in res.bad) or res.state == "corrupted":
+            dest.unlink(missing_ok=True)
+            print(f"[failed]   {name:10s} {url}: the download does not match the registered content "
+                  f"({'; '.join(res.bad) or 'unreadable'})")
+        # a partial dataset (Adult's two files from separate URLs): keep going with the next URL
+    return inspect(name, [target]).state == "ok"
+
+
+def fetch(names: list[str] | None = None, download: bool = True) -> int:
+    names = _names(names or [])
+    target = loaders.data_home()
     target.mkdir(parents=True, exist_ok=True)
-    problems = 0
-    for ds in DATASETS.values():
-        for f in ds.files:
-            try:
-                path = locate(f, ds)
-                if _ok(path, f.sha256):
-                    print(f"[ok]      {ds.name:10s} {path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path}")
-                    continue
-                if path.parent != target:  # a vendored or user-provided copy: never delete it, report it
-                    problems += 1
-                    print(f"[corrupt] {ds.name:10s} {path}: checksum mismatch; not touching a file outside "
-                          f"data/external/ (restore it with `git checkout -- {path.name}` or replace it by hand)")
-                    continue
-                print(f"[corrupt] {ds.name:10s} {path}: checksum mismatch, replacing")
-                path.unlink()
-            except DatasetUnavailable:
-                pass
-            src = shared_dir() / f.name
-            if src.is_file() and _ok(src, f.sha256):
-                shutil.copyfile(src, target / f.name)
-                print(f"[copied]  {ds.name:10s} {f.name} from {src.parent}")
+    _show_dirs()
+    missing, corrupted = [], []
+    for name in names:
+        ds = DATASETS[name]
+        res = inspect(name)
+        for msg in res.bad:
+            print(f"    corrupted copy: {msg}")
+        for path in {p for p in res.bad_files if p.parent == target and p.is_file()}:
+            print(f"    moved {path} aside to {_quarantine(path).name} (files in the data directory are fetch's)")
+        outside = [p for p in res.bad_files if p.parent != target]
+        if res.state == "ok":
+            print(f"[ok]       {name:10s} {', '.join(map(str, res.used))}")
+            if outside:
+                corrupted.append(name)
+            continue
+        if _copy_from_shared(name, target):
+            continue
+        if ds.login_required:
+            print(f"[manual]   {name:10s} {how_to_get(ds)}")
+        elif download and ds.urls:
+            if _download(name, target):
                 continue
-            fetched = False
-            for url in f.urls:
-                dest = target / f.stem
-                try:
-                    with urllib.request.urlopen(url, timeout=20) as resp:
-                        content = resp.read()
-                except OSError as exc:
-                    print(f"[failed]  {ds.name:10s} download {url}: {exc}")
-                    continue
-                if hashlib.sha256(content).hexdigest() != f.sha256:
-                    print(f"[failed]  {ds.name:10s} {url}: checksum mismatch (a different version of the file)")
-                    continue
-                dest.write_bytes(content)
-                print(f"[fetched] {ds.name:10s} {url}")
-                fetched = True
-                break
-            if not fetched:
-                problems += 1
-                print(f"[missing] {ds.name:10s} {f.name}: chapters using it fall back to stand-ins. Source: {ds.source}")
-    print(f"{problems} file(s) unavailable." if problems else "All datasets available and verified.")
-    return 0
+        elif not download:
+            print(f"[skipped]  {name:10s} download disabled (--no-download): {how_to_get(ds)}")
+        final = inspect(name)
+        if final.state == "ok":
+            continue
+        (corrupted if final.state == "corrupted" or outside else missing).append(name)
+    return _summary(missing, corrupted)
 
 
-def status() -> int:
-    for ds in DATASETS.values():
-        for f in ds.files:
-            try:
-                path = locate(f, ds)
-                state = "ok" if _ok(path, f.sha256) else "CORRUPTED"
-            except DatasetUnavailable:
-                path, state = "-", "missing"
-            print(f"{ds.name:10s} {f.name:38s} {state:9s} {path}")
-    return 0
+USAGE = "usage: python -m ldp.data [status|fetch] [--no-download] [NAME ...]"
 
 
 def main(argv: list[str]) -> int:
-    cmd = argv[0] if argv else "status"
-    if cmd == "fetch":
-        return fetch()
-    if cmd == "status":
-        return status()
-    print(f"usage: python -m ldp.data [fetch|status] (got {cmd!r})", file=sys.stderr)
+    args = list(argv)
+    cmd = args.pop(0) if args else "status"
+    download = "--no-download" not in args
+    args = [a for a in args if a != "--no-download"]
+    if cmd in ("-h", "--help", "help"):
+        print(USAGE)
+        print(__doc__)
+        return 0
+    try:
+        if cmd == "fetch":
+            return fetch(args, download=download)
+        if cmd == "status":
+            return status(args)
+    except DataDirError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except loaders.DatasetUnavailable as exc:  # an unknown dataset name
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"{USAGE} (got {cmd!r})", file=sys.stderr)
     return 2
 
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+__all__ = ["fetch", "main", "shared_dir", "status"]

@@ -4,8 +4,11 @@
 >>> show_source(source)                                                  # doctest: +SKIP
 
 ``show_source`` prints a coloured admonition into the notebook output, so a reader
-can never mistake stand-in results for the paper's data.  A *corrupted* file is
-not a reason to fall back: :class:`DatasetCorrupted` propagates.
+can never mistake stand-in results for the paper's data.  The box says precisely what the
+reader can do: for a registered dataset, the command or the file to download; for data a paper
+used that the book cannot obtain (:data:`ldp.data.registry.NOT_PUBLIC`), where the paper got it and
+why the book uses a stand-in.  A *corrupted* file is not a reason to fall back:
+:class:`DatasetCorrupted` propagates.
 """
 from __future__ import annotations
 
@@ -14,20 +17,49 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .loaders import DatasetCorrupted, DatasetUnavailable, get_dataset, load
+from .registry import DATASETS, find_not_public
+
+
+def how_to_obtain(name: str) -> str:
+    """What a reader can do to replace the stand-in for ``name`` by the real data (no machine paths)."""
+    if name in DATASETS:
+        ds = DATASETS[name]
+        if ds.vendored:
+            return "The file ships with the package; reinstall ldp-compendium to restore it."
+        if ds.login_required:
+            return (f"To use the real data, download it from {ds.landing_page} (Kaggle's Download button, "
+                    f"which needs a free Kaggle account) and put the zip archive, or the file "
+                    f"{ds.parts[0].name} inside it, into the data directory that `python -m ldp.data status` "
+                    f"names; then re-run this notebook.")
+        return (f"To use the real data, run `make data` (or `python -m ldp.data fetch`), which downloads "
+                f"{ds.urls[0]} and verifies it; then re-run this notebook.")
+    entries = find_not_public(name)
+    if entries:
+        return " ".join(f"{e.paper} used {e.obtained_from}; the book uses a stand-in because {e.why_standin}."
+                        for e in entries)
+    return "The book has no source for the data the paper used here."
 
 
 @dataclass(frozen=True)
 class DataSource:
+    """Where the data of a section come from; ``equivalent=True`` when a stand-in gives the same results."""
+
     name: str
     real: bool
     description: str
+    equivalent: bool = False
 
     def message(self) -> str:
         if self.real:
-            return f"Data: {self.description} (real file, checksum verified)."
-        return (f"Stand-in data: the real {self.name!r} file is not available here, so this section uses "
-                f"{self.description}. Results are illustrative; run `make data` (or set LDP_DATA_DIR) and "
-                f"re-run to use the real data.")
+            return f"Data: {self.description} (real file, content checksum verified)."
+        if self.name in DATASETS:
+            what = f"the real dataset ({DATASETS[self.name].title}) is not available here"
+        else:
+            what = "the data the paper used are not available to the book"
+        effect = ("The results are the same as with the real file." if self.equivalent else
+                  "Results are illustrative only and are not counted as reproductions of the paper.")
+        return f"Stand-in data: {what}, so this section uses {self.description}. {effect} " \
+               f"{how_to_obtain(self.name)}"
 
     def _repr_html_(self) -> str:
         kind, title = ("note", "Real data") if self.real else ("warning", "Stand-in data")

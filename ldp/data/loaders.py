@@ -1,9 +1,26 @@
-"""Finding, verifying and parsing the registered datasets.
+"""Finding, parsing and content-verifying the registered datasets.
 
-Search order for every file: the vendored ``data/`` folder of the repository,
-then the git-ignored ``data/external/``, then ``$LDP_DATA_DIR``.  A file may be
-stored gzipped or plain; its sha256 is always taken over the decompressed
-bytes and must match the registry, otherwise :class:`DatasetCorrupted` is raised.
+Where files are searched, in order (:func:`search_dirs`):
+
+1. the package's own data (``ldp/data/vendored/``: Adult, CC BY 4.0, ships with the package);
+2. ``$LDP_DATA_DIR`` when set.  A relative value is resolved against the repository root when
+   ``ldp`` runs from a source checkout (so ``LDP_DATA_DIR=data/external`` means the same folder
+   from the repository root, from ``notebooks/`` under papermill, or from anywhere else); outside a
+   checkout a relative value is refused with :class:`DataDirError`, because no directory would be
+   the obvious reference;
+3. ``data/external/`` of the repository, when ``ldp`` runs from a source checkout;
+4. the per-user data directory (``platformdirs.user_data_dir("ldp-compendium")``).
+
+``python -m ldp.data fetch`` writes into :func:`data_home`: ``$LDP_DATA_DIR`` if set, else
+``data/external/`` in a checkout, else the per-user directory, never into the installed package.
+
+In each directory a part of a dataset is found under any of its accepted names, plain or gzipped,
+or inside one of the dataset's zip archives.  Every copy is *parsed* into the dataset's canonical
+table (fixed column names and order, normalised values; see ``data/README.md``) and verified with
+the registered content checksum: sha256 of the canonical CSV with its rows sorted.  The same data in
+any packaging therefore verify; a changed value raises :class:`DatasetCorrupted` naming the file.
+When a copy is corrupted and a later one is good, the good one is used and the bad one reported
+with a :class:`DatasetWarning`.
 """
 from __future__ import annotations
 
@@ -11,33 +28,105 @@ import gzip
 import hashlib
 import io
 import os
-from pathlib import Path
 
+import warnings
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
 import pandas as pd
 
-from .registry import DATASETS, DataFile, Dataset
+from .registry import ADULT_COLUMNS, DATASETS, NURSERY_VALUES, Dataset, Part
 
+PACKAGE_DATA = Path(__file__).resolve().parent / "vendored"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ENV_VAR = "LDP_DATA_DIR"
+APP_NAME = "ldp-compendium"
 
 
 class DatasetUnavailable(LookupError):
-    """A dataset is unknown, or its file is not in any data directory."""
+    """A dataset is unknown, or no copy of one of its files is in any data directory."""
 
 
 class DatasetCorrupted(DatasetUnavailable):
-    """A dataset file was found but its checksum does not match the registry."""
+    """A copy of a dataset file was found but cannot be read or its content checksum does not match."""
+
+
+class DataDirError(ValueError):
+    """``$LDP_DATA_DIR`` cannot be resolved (a relative path outside a source checkout)."""
+
+
+class DatasetWarning(UserWarning):
+    """A corrupted copy was skipped in favour of a good one, or the rows are not in the published order."""
+
+
+# ---------------------------------------------------------------------------- directories
+def in_checkout(root: Path | None = None) -> bool:
+    """True when ``ldp`` is imported from a source checkout of the repository (not an installed copy)."""
+    root = REPO_ROOT if root is None else root
+    return (root / "pyproject.toml").is_file() and (root / "ldp" / "data").is_dir() and \
+        "site-packages" not in root.parts and "dist-packages" not in root.parts
+
+
+def user_data_dir() -> Path:
+    """The per-user data directory (platformdirs), e.g. ``~/.local/share/ldp-compendium`` on Linux."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def env_data_dir() -> Path | None:
+    """``$LDP_DATA_DIR`` resolved by the rule in the module docstring, or None when unset or empty."""
+    value = os.environ.get(ENV_VAR, "").strip()
+    if not value:
+        return None
+    path = Path(value).expanduser()
+    if path.is_absolute():
+        return path
+    if in_checkout():
+        return (REPO_ROOT / path).resolve()
+    raise DataDirError(
+        f"${ENV_VAR}={value!r} is a relative path and ldp is not running from a source checkout, so there "
+        f"is no fixed directory to resolve it against (the working directory differs between a shell, "
+        f"papermill and Jupyter). Set ${ENV_VAR} to an absolute path, e.g. {Path(value).resolve()}."
+    )
+
+
+def repo_external_dir() -> Path | None:
+    return REPO_ROOT / "data" / "external" if in_checkout() else None
+
+
+def data_home() -> Path:
+    """Where ``python -m ldp.data fetch`` puts files: $LDP_DATA_DIR, else data/external/ in a checkout,
+    else the per-user directory."""
+    return env_data_dir() or repo_external_dir() or user_data_dir()
 
 
 def search_dirs() -> list[Path]:
-    """The directories searched for data files, in order."""
-    dirs = [REPO_ROOT / "data", REPO_ROOT / "data" / "external"]
-    env = os.environ.get(ENV_VAR)
-    if env:
-        dirs.append(Path(env).expanduser())
+    """The directories searched for data files, in order (see the module docstring)."""
+    dirs: list[Path] = []
+    for d in (PACKAGE_DATA, env_data_dir(), repo_external_dir(), user_data_dir()):
+        if d is not None and d not in dirs:
+            dirs.append(d)
     return dirs
 
 
+def where_text() -> str:
+    """One sentence naming the directory a reader should put files into."""
+    home = data_home()
+    if os.environ.get(ENV_VAR, "").strip():
+        why = f"${ENV_VAR}"
+    elif in_checkout():
+        why = "data/external/ of this repository"
+    else:
+        why = f"the per-user data directory (set ${ENV_VAR} to use another)"
+    return f"{home} ({why})"
+
+
+# ---------------------------------------------------------------------------- registry access
 def get_dataset(name: str) -> Dataset:
     """The registry entry of ``name``; a clear :class:`DatasetUnavailable` for unknown names."""
     if not isinstance(name, str):
@@ -48,146 +137,483 @@ def get_dataset(name: str) -> Dataset:
         known = ", ".join(sorted(DATASETS))
         raise DatasetUnavailable(
             f"unknown dataset {name!r}. Known datasets: {known}. To add one, register it in "
-            f"ldp/data/registry.py with its sha256 and provenance, and add a row to data/README.md."
+            f"ldp/data/registry.py with its content checksum and provenance, and add a row to data/README.md."
         ) from None
 
 
-def _read_bytes(path: Path) -> bytes:
-    raw = path.read_bytes()
-    return gzip.decompress(raw) if path.suffix == ".gz" else raw
+# ---------------------------------------------------------------------------- copies of a part
+@dataclass(frozen=True)
+class Source:
+    """One copy of a part: a file, or a member of a zip archive."""
+
+    path: Path
+    member: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}" + (f" (member {self.member})" if self.member else "")
+
+    def stamp(self) -> tuple:
+        st = self.path.stat()
+        return str(self.path), self.member, st.st_mtime_ns, st.st_size
 
 
-def sha256_of(path: Path) -> str:
-    """sha256 of the decompressed content of ``path``."""
-    return hashlib.sha256(_read_bytes(path)).hexdigest()
-
-
-def _candidates(file: DataFile) -> list[Path]:
-    return [d / n for d in search_dirs() for n in (file.name, file.stem)]
-
-
-def locate(file: DataFile, dataset: Dataset) -> Path:
-    """Path of the first existing copy of ``file``; :class:`DatasetUnavailable` naming what to do if none."""
-    for path in _candidates(file):
-        if path.is_file():
-            return path
-    where = ", ".join(str(d) for d in search_dirs())
-    env = "" if os.environ.get(ENV_VAR) else f" (${ENV_VAR} is not set)"
-    urls = f" or download it from {file.urls[0]}" if file.urls else ""
-    raise DatasetUnavailable(
-        f"dataset {dataset.name!r} ({dataset.title}) is not available: file {file.name} (or {file.stem}) "
-        f"was not found in {where}{env}. Put the verified file (sha256 of its decompressed content "
-        f"{file.sha256}) into data/external/ or into ${ENV_VAR}: run `make data`, which copies it from "
-        f"../shared/datasets when that folder exists{urls}. Source: {dataset.source}."
-    )
-
-
-_VERIFIED: dict[tuple[str, float, int], bytes] = {}
-
-
-def read_verified(file: DataFile, dataset: Dataset) -> bytes:
-    """Decompressed, checksum-verified bytes of ``file``."""
-    path = locate(file, dataset)
-    stat = path.stat()
-    key = (str(path), stat.st_mtime, stat.st_size)
-    if key in _VERIFIED:
-        return _VERIFIED[key]
+def _zip_member(path: Path, part: Part) -> str | None | Exception:
     try:
-        content = _read_bytes(path)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise DatasetCorrupted(
-            f"dataset {dataset.name!r}: cannot read {path} ({exc}). Delete the file and run `make data` again."
-        ) from None
-    digest = hashlib.sha256(content).hexdigest()
-    if digest != file.sha256:
-        raise DatasetCorrupted(
-            f"dataset {dataset.name!r}: checksum mismatch for {path}: expected sha256 {file.sha256} of the "
-            f"decompressed content, got {digest}. The file is corrupted or a different version; delete it and "
-            f"run `make data` again (or fetch it from {dataset.source})."
-        )
-    _VERIFIED.clear()  # keep at most one file's bytes in memory
-    _VERIFIED[key] = content
-    return content
+        with zipfile.ZipFile(path) as zf:
+            wanted = {n.lower() for n in part.names} | {n.lower() + ".gz" for n in part.names}
+            for info in zf.infolist():
+                if not info.is_dir() and info.filename.rsplit("/", 1)[-1].lower() in wanted:
+                    return info.filename
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        return exc
+    return None
 
 
-def is_available(name: str) -> bool:
-    """True when every file of ``name`` can be found (the checksum is checked on load)."""
-    dataset = get_dataset(name)
-    try:
-        for file in dataset.files:
-            locate(file, dataset)
-    except DatasetUnavailable:
-        return False
-    return True
+def candidates(dataset: Dataset, part: Part, dirs: list[Path] | None = None) -> list[Source | tuple]:
+    """Every copy of ``part`` in ``dirs`` (default :func:`search_dirs`), in search order.
 
-
-# ---------------------------------------------------------------------------- parsers
-ADULT_COLUMNS = [
-    "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
-    "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week", "native_country",
-    "income",
-]
-
-
-def _parse_adult(files: list[bytes]) -> pd.DataFrame:
-    parts = []
-    for split, content in zip(("train", "test"), files):
-        frame = pd.read_csv(io.BytesIO(content), header=None, names=ADULT_COLUMNS, skipinitialspace=True,
-                            na_values="?", comment="|", skip_blank_lines=True)
-        frame["income"] = frame["income"].str.rstrip(".")
-        frame["split"] = split
-        parts.append(frame)
-    out = pd.concat(parts, ignore_index=True)
-    for col in ADULT_COLUMNS:
-        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
-            out[col] = out[col].astype("category")
-    out["split"] = out["split"].astype("category")
+    Unreadable zip archives appear as ``(path, error)`` tuples so that they are reported.
+    """
+    out: list[Source | tuple] = []
+    for d in search_dirs() if dirs is None else dirs:
+        for name in part.names:
+            for fname in (name, name + ".gz"):
+                if (d / fname).is_file():
+                    out.append(Source(d / fname))
+        for arch in dataset.archives:
+            path = d / arch
+            if path.is_file():
+                member = _zip_member(path, part)
+                if isinstance(member, Exception):
+                    out.append((path, member))
+                elif member is not None:
+                    out.append(Source(path, member))
     return out
 
 
-def _parse_retail(files: list[bytes]) -> pd.DataFrame:
-    lines = files[0].decode("ascii").splitlines()
-    baskets = [tuple(int(t) for t in line.split()) for line in lines if line.strip()]
+def read_source(source: Source, dataset: Dataset) -> bytes:
+    """Decompressed bytes of a copy; :class:`DatasetCorrupted` naming the file when it cannot be read."""
+    try:
+        if source.member is not None:
+            with zipfile.ZipFile(source.path) as zf:
+                raw = zf.read(source.member)
+            name = source.member
+        else:
+            raw = source.path.read_bytes()
+            name = source.path.name
+        return gzip.decompress(raw) if name.lower().endswith(".gz") else raw
+    except (OSError, EOFError, zlib.error, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
+        raise DatasetCorrupted(
+            f"dataset {dataset.name!r}: cannot read {source}: {type(exc).__name__}: {exc}. The file is damaged; "
+            f"delete it and run `python -m ldp.data fetch` again."
+        ) from None
+
+
+# ---------------------------------------------------------------------------- canonical tables
+def _bad(dataset: Dataset, where: str, what: str) -> DatasetCorrupted:
+    return DatasetCorrupted(f"dataset {dataset.name!r}: {where}: {what}. This is not the registered data; "
+                            f"delete the file and run `python -m ldp.data fetch` again "
+                            f"(source: {dataset.landing_page}).")
+
+
+def _text(content: bytes, dataset: Dataset, where: str) -> str:
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _bad(dataset, where, f"not UTF-8 text ({exc})") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _split_csv(text: str, delimiters: str, dataset: Dataset, where: str) -> pd.DataFrame:
+    lines = [ln for ln in text.split("\n") if ln.strip() and not ln.startswith("|")]
+    if not lines:
+        raise _bad(dataset, where, "the file is empty")
+    first = lines[0]
+    delim = max(delimiters, key=first.count)
+    try:
+        frame = pd.read_csv(io.StringIO("\n".join(lines)), sep=delim, header=None, dtype=str,
+                            keep_default_na=False, skipinitialspace=True, quotechar='"')
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise _bad(dataset, where, f"cannot be parsed as {delim!r}-separated text ({exc})") from None
+    if frame.isna().any().any():
+        rows = np.flatnonzero(frame.isna().any(axis=1).to_numpy())
+        raise _bad(dataset, where, f"{len(rows)} line(s) have too few fields (first: line {rows[0] + 1})")
+    return pd.DataFrame({i: np.char.strip(frame[i].to_numpy(dtype=str)).astype(object) for i in frame.columns})
+
+
+def _columns(raw: pd.DataFrame, dataset: Dataset, where: str, aliases: dict[str, str],
+             layouts: list[tuple[str, ...]], optional: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Name the columns: from a header line (mapped through ``aliases``) or, without one, by layout."""
+    head = [str(v).strip().lower() for v in raw.iloc[0]]
+    known = {c.lower(): c for c in dataset.columns} | {k.lower(): v for k, v in aliases.items()}
+    if all(h in known for h in head):
+        names = [known[h] for h in head]
+        if len(set(names)) != len(names):
+            raise _bad(dataset, where, f"repeated columns in the header {list(raw.iloc[0])}")
+        body = raw.iloc[1:].reset_index(drop=True)
+    else:
+        layout = next((lay for lay in layouts if len(lay) == raw.shape[1]), None)
+        if layout is None:
+            raise _bad(dataset, where, f"{raw.shape[1]} columns and no recognised header line (expected "
+                                       f"{' or '.join(str(len(lay)) for lay in layouts)} columns)")
+        names, body = list(layout), raw
+    body.columns = names
+    missing = [c for c in dataset.columns if c not in names and c not in optional]
+    if missing:
+        raise _bad(dataset, where, f"columns {missing} are missing")
+    return body
+
+
+def _ints(col: pd.Series, dataset: Dataset, where: str) -> np.ndarray:
+    try:
+        return col.to_numpy(dtype=str).astype(np.int64)
+    except ValueError:
+        pass  # maybe written as floats ("62.0"): accepted when every value is integral
+    try:
+        vals = col.to_numpy(dtype=str).astype(np.float64)
+    except ValueError as exc:
+        raise _bad(dataset, where, f"column {col.name!r} has a non-numeric value ({exc})") from None
+    if not np.all(np.isfinite(vals)) or np.any(vals != np.round(vals)):
+        raise _bad(dataset, where, f"column {col.name!r} has a non-integer value")
+    return vals.astype(np.int64)
+
+
+def _floats(col: pd.Series, dataset: Dataset, where: str) -> np.ndarray:
+    try:
+        vals = col.to_numpy(dtype=str).astype(np.float64)
+    except ValueError as exc:
+        raise _bad(dataset, where, f"column {col.name!r} has a non-numeric value ({exc})") from None
+    if not np.all(np.isfinite(vals)):
+        raise _bad(dataset, where, f"column {col.name!r} has a non-finite value")
+    return vals
+
+
+def _words(col: pd.Series, dataset: Dataset, where: str, mapping: dict[str, str] | None = None,
+           allowed: tuple[str, ...] | None = None) -> np.ndarray:
+    vals = col.to_numpy(dtype=object)
+    if mapping is not None:
+        unknown = sorted(set(vals) - set(mapping))
+        if unknown:
+            raise _bad(dataset, where, f"column {col.name!r} has unknown values {unknown[:5]}")
+        vals = np.array([mapping[v] for v in vals], dtype=object)
+    if allowed is not None:
+        unknown = sorted(set(vals) - set(allowed))
+        if unknown:
+            raise _bad(dataset, where, f"column {col.name!r} has unknown values {unknown[:5]}")
+    return vals
+
+
+def _parse_adult(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
+    raw = _split_csv(_text(content, dataset, where), ",", dataset, where)
+    if raw.shape[1] != len(ADULT_COLUMNS):
+        raise _bad(dataset, where, f"{raw.shape[1]} columns, expected {len(ADULT_COLUMNS)}")
+    raw.columns = list(ADULT_COLUMNS)
+    out = {}
+    for c in ADULT_COLUMNS:
+        if c in ("age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week"):
+            out[c] = _ints(raw[c], dataset, where)
+        else:
+            vals = raw[c].to_numpy(dtype=object)
+            if c == "income":
+                vals = np.array([v[:-1] if v.endswith(".") else v for v in vals], dtype=object)
+                _words(pd.Series(vals, name=c), dataset, where, allowed=("<=50K", ">50K"))
+            out[c] = np.where(vals == "?", None, vals)
+    return pd.DataFrame(out)
+
+
+def _parse_retail(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
+    baskets = []
+    for i, line in enumerate(_text(content, dataset, where).split("\n")):
+        if line.strip():
+            try:
+                baskets.append(tuple(int(t) for t in line.split()))
+            except ValueError:
+                raise _bad(dataset, where, f"line {i + 1} is not a list of item numbers: {line[:60]!r}") from None
     return pd.DataFrame({"basket": baskets})
 
 
-def _csv(sep: str = ",", categorical: bool = True):
-    def parse(files: list[bytes]) -> pd.DataFrame:
-        frame = pd.read_csv(io.BytesIO(files[0]), sep=sep)
-        if categorical:
-            for col in frame.columns:
-                if not pd.api.types.is_numeric_dtype(frame[col]):
-                    frame[col] = frame[col].astype("category")
-        return frame
-    return parse
+_STAB_WORDS = ("stable", "unstable")
 
 
-_PARSERS = {
-    "adult": _parse_adult,
-    "smartgrid": _csv(";"),
-    "retail": _parse_retail,
-    "nursery": _csv(","),
-    "students": _csv(","),
-    "cardio": _csv(";"),
-    "diabetes": _csv(","),
+def _parse_smartgrid(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
+    cols = dataset.columns
+    raw = _columns(_split_csv(_text(content, dataset, where), ",;", dataset, where), dataset, where, {},
+                   [cols, cols[:-1]], optional=("stabf",))
+    out = {c: np.round(_floats(raw[c], dataset, where), 9) for c in cols[:-1]}
+    derived = np.where(out["stab"] > 0, "unstable", "stable").astype(object)
+    if "stabf" in raw.columns:
+        given = _words(raw["stabf"], dataset, where, allowed=_STAB_WORDS)
+        wrong = np.flatnonzero(given != derived)
+        if len(wrong):
+            raise _bad(dataset, where, f"stabf disagrees with the sign of stab in {len(wrong)} row(s) (first: data "
+                                       f"row {wrong[0] + 1})")
+    out["stabf"] = derived
+    return pd.DataFrame(out)
+
+
+def _parse_nursery(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
+    cols = dataset.columns
+    raw = _columns(_split_csv(_text(content, dataset, where), ",", dataset, where), dataset, where,
+                   {"class": "classification"}, [cols])
+    classes = ("not_recom", "recommend", "very_recom", "priority", "spec_prior")
+    out = {c: _words(raw[c], dataset, where, allowed=NURSERY_VALUES.get(c, classes)) for c in cols}
+    return pd.DataFrame(out)
+
+
+_STUDENT_WORDS = ("gender", "race/ethnicity", "parental level of education", "lunch", "test preparation course")
+
+
+def _parse_students(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
+    cols = dataset.columns
+    raw = _columns(_split_csv(_text(content, dataset, where), ",", dataset, where), dataset, where,
+                   {"math": "math score", "reading": "reading score", "writing": "writing score"}, [cols])
+    out = {c: (_words(raw[c], dataset, where) if c in _STUDENT_WORDS else _ints(raw[c], dataset, where))
+           for c in cols}
+    return pd.DataFrame(out)
+
+
+def _parse_cardio(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
+    cols = dataset.columns
+    raw = _columns(_split_csv(_text(content, dataset, where), ";,", dataset, where), dataset, where,
+                   {"sbp": "ap_hi", "dbp": "ap_lo"}, [cols])
+    out = {c: (_floats(raw[c], dataset, where) if c == "weight" else _ints(raw[c], dataset, where)) for c in cols}
+    return pd.DataFrame(out)
+
+
+#: the integer codes of the re-packaged copy (identified from the value counts, which match the
+#: original's category counts one to one) and the original words
+DIABETES_GENDER = {"Female": "Female", "Male": "Male", "Other": "Male", "1": "Female", "0": "Male"}
+DIABETES_SMOKING = {w: w for w in ("No Info", "not current", "never", "former", "ever", "current")} | {
+    "0": "No Info", "1": "not current", "2": "never", "3": "former", "4": "ever", "5": "current"}
+
+
+def _parse_diabetes(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
+    cols = dataset.columns
+    raw = _columns(_split_csv(_text(content, dataset, where), ",", dataset, where), dataset, where, {}, [cols])
+    out = {}
+    for c in cols:
+        if c == "gender":
+            out[c] = _words(raw[c], dataset, where, DIABETES_GENDER)
+        elif c == "smoking_history":
+            out[c] = _words(raw[c], dataset, where, DIABETES_SMOKING)
+        elif c in ("age", "bmi", "HbA1c_level"):
+            out[c] = _floats(raw[c], dataset, where)
+        else:
+            out[c] = _ints(raw[c], dataset, where)
+    return pd.DataFrame(out)
+
+
+PARSERS: dict[str, Callable[[bytes, Dataset, Part, str], pd.DataFrame]] = {
+    "adult": _parse_adult, "smartgrid": _parse_smartgrid, "retail": _parse_retail, "nursery": _parse_nursery,
+    "students": _parse_students, "cardio": _parse_cardio, "diabetes": _parse_diabetes,
 }
 
 
+def _published_order(name: str, frame: pd.DataFrame) -> np.ndarray | None:
+    """Row permutation into the published order where the content determines it (nursery, cardio)."""
+    if name == "nursery":
+        keys = [pd.Categorical(frame[c], categories=NURSERY_VALUES[c]).codes for c in NURSERY_VALUES]
+        return np.lexsort(keys[::-1])
+    if name == "cardio":
+        return np.argsort(frame["id"].to_numpy(), kind="stable")
+    return None
+
+
+def _restore_order(name: str, frame: pd.DataFrame) -> pd.DataFrame:
+    order = _published_order(name, frame)
+    return frame if order is None else frame.iloc[order].reset_index(drop=True)
+
+
+def _column_strings(col: pd.Series) -> pd.Series:
+    values = col.to_numpy()
+    if col.dtype.kind == "f":
+        strings = [repr(float(v)) for v in values]
+    elif col.dtype.kind in "iub":
+        strings = values.astype(str).tolist()
+    elif len(values) and isinstance(values[0], tuple):
+        strings = [" ".join(map(str, v)) for v in values]
+    else:
+        strings = ["" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v) for v in values]
+    return pd.Series(strings, dtype=object)
+
+
+def canonical_lines(frame: pd.DataFrame) -> list[str]:
+    """The data lines of the canonical CSV of ``frame`` (fields joined by commas, missing = empty)."""
+    cols = [_column_strings(frame[c]) for c in frame.columns]
+    line = cols[0]
+    for c in cols[1:]:
+        line = line + "," + c
+    return line.tolist()
+
+
+def _digest(columns, lines: list[str]) -> str:
+    text = ",".join(map(str, columns)) + "\n" + "".join(ln + "\n" for ln in lines)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def content_sha256(frame: pd.DataFrame, *, sort: bool = True) -> str:
+    """sha256 of the canonical CSV of ``frame``: a header line, then one line per row, rows sorted.
+
+    With ``sort=False`` the rows stay in frame order (the registry's ``order_sha256``).
+    """
+    lines = canonical_lines(frame)
+    return _digest(frame.columns, sorted(lines) if sort else lines)
+
+
+def parse_part(dataset: Dataset, part: Part, source: Source) -> pd.DataFrame:
+    """The verified canonical table of one copy of ``part``, rows in the published order where the
+    content determines it; :class:`DatasetCorrupted` otherwise.  ``frame.attrs["in_published_order"]``
+    tells whether the rows are in the order of the original publication."""
+    where = str(source)
+    frame = PARSERS[dataset.name](read_source(source, dataset), dataset, part, where)
+    if len(frame) != part.rows:
+        raise _bad(dataset, where, f"{len(frame)} rows, the registry expects {part.rows}")
+    lines = canonical_lines(frame)
+    digest = _digest(frame.columns, sorted(lines))
+    if digest != part.sha256:
+        raise _bad(dataset, where, f"content checksum mismatch: sha256 of the canonical table is {digest}, the "
+                                   f"registry expects {part.sha256} (some value differs)")
+    order = _published_order(dataset.name, frame)
+    if order is not None:
+        frame = frame.iloc[order].reset_index(drop=True)
+        lines = [lines[i] for i in order]
+    frame.attrs["in_published_order"] = _digest(frame.columns, lines) == part.order_sha256
+    return frame
+
+
+# ---------------------------------------------------------------------------- datasets
+@dataclass
+class Inspection:
+    """What :func:`inspect` found for one dataset."""
+
+    name: str
+    state: str  # "ok", "missing" or "corrupted"
+    used: list[Source] = field(default_factory=list)
+    bad: list[str] = field(default_factory=list)  # messages naming every corrupted copy
+    bad_files: list[Path] = field(default_factory=list)  # the files of those copies
+    order_note: str = ""
+    frames: list[pd.DataFrame] = field(default_factory=list)
+
+
+def inspect(name: str, dirs: list[Path] | None = None) -> Inspection:
+    """Find, parse and verify every part of ``name`` in ``dirs`` (default: all search directories)."""
+    dataset = get_dataset(name)
+    result = Inspection(name, "ok")
+    for part in dataset.parts:
+        found = None
+        for cand in candidates(dataset, part, dirs):
+            if isinstance(cand, tuple):
+                path, exc = cand
+                result.bad.append(f"dataset {name!r}: cannot read the zip archive {path}: {exc}")
+                result.bad_files.append(path)
+                continue
+            try:
+                found = (cand, parse_part(dataset, part, cand))
+                break
+            except DatasetCorrupted as exc:
+                result.bad.append(str(exc))
+                result.bad_files.append(cand.path)
+        if found is None:
+            result.state = "corrupted" if result.bad else "missing"
+            return result
+        result.used.append(found[0])
+        result.frames.append(found[1])
+    return result
+
+
+_CACHE: dict[str, tuple[tuple, pd.DataFrame, tuple[str, ...]]] = {}
+
+
+def _stamp(dataset: Dataset) -> tuple:
+    stamps = []
+    for part in dataset.parts:
+        for cand in candidates(dataset, part):
+            stamps.append(cand.stamp() if isinstance(cand, Source) else (str(cand[0]), "unreadable"))
+    return tuple(stamps)
+
+
+def _missing_message(dataset: Dataset) -> str:
+    where = ", ".join(str(d) for d in search_dirs())
+    names = " or ".join(f"{p.name}[.gz]" for p in dataset.parts)
+    return (f"dataset {dataset.name!r} ({dataset.title}) is not available: no copy of {names}"
+            f"{' or ' + ' / '.join(dataset.archives) if dataset.archives else ''} in {where}. "
+            f"{how_to_get(dataset)}")
+
+
+def how_to_get(dataset: Dataset) -> str:
+    """What a reader does to obtain ``dataset`` (the command, or the file to download and where to put it)."""
+    if dataset.vendored:
+        return "It ships with the package; reinstall ldp-compendium if its files are missing."
+    if dataset.login_required:
+        return (f"Download it from {dataset.landing_page} (Kaggle's Download button; it needs a free Kaggle "
+                f"account), then put the zip archive, or the file {dataset.parts[0].name} inside it, into "
+                f"{where_text()}. `python -m ldp.data status` then checks it.")
+    return (f"Run `python -m ldp.data fetch` (or `make data` in the repository), which downloads "
+            f"{dataset.urls[0]} into {where_text()} and verifies it; or put that file there yourself.")
+
+
 def load(name: str) -> pd.DataFrame:
-    """Load a registered dataset as a DataFrame after verifying its checksum.
+    """Load a registered dataset as its canonical, content-verified DataFrame.
 
     Raises
     ------
     DatasetUnavailable
-        unknown name, or no copy of a file in any data directory (the message says where to put it).
+        unknown name, or no copy of a file in any data directory (the message says what to do).
     DatasetCorrupted
-        a copy exists but its checksum does not match.
+        copies exist but none verifies (the message names every file and what is wrong with it).
+
+    Warns
+    -----
+    DatasetWarning
+        a corrupted copy was skipped because a later copy is good; or the rows are not in the order of
+        the original publication (results that depend on row order then differ from the book's).
     """
     dataset = get_dataset(name)
-    contents = [read_verified(f, dataset) for f in dataset.files]
-    frame = _PARSERS[name](contents)
-    if len(frame) != dataset.rows:
-        raise DatasetCorrupted(
-            f"dataset {name!r}: parsed {len(frame)} rows, the registry expects {dataset.rows}."
-        )
-    return frame
+    stamp = _stamp(dataset)
+    cached = _CACHE.get(name)
+    if cached is not None and cached[0] == stamp:
+        for msg in cached[2]:
+            warnings.warn(msg, DatasetWarning, stacklevel=2)
+        return cached[1].copy()
+    result = inspect(name)
+    if result.state == "missing":
+        raise DatasetUnavailable(_missing_message(dataset))
+    if result.state == "corrupted":
+        raise DatasetCorrupted("no good copy; " + " | ".join(result.bad))
+    notes = [f"skipped a corrupted copy and used {', '.join(map(str, result.used))}: {msg}" for msg in result.bad]
+    parts = []
+    for part, frame in zip(dataset.parts, result.frames):
+        if not frame.attrs.pop("in_published_order"):
+            notes.append(f"dataset {name!r}: the rows of {', '.join(map(str, result.used))} are not in the order "
+                         f"of the original publication; results that depend on row order (leading rows, "
+                         f"seeded subsamples) will differ from the book's.")
+        if name == "adult":
+            frame["split"] = part.key
+        parts.append(frame)
+    out = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    for col in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[col]) and not (len(out) and isinstance(out[col].iloc[0], tuple)):
+            out[col] = out[col].astype("category")
+    for msg in notes:
+        warnings.warn(msg, DatasetWarning, stacklevel=2)
+    _CACHE[name] = (stamp, out, tuple(notes))
+    return out.copy()
+
+
+def is_available(name: str) -> bool:
+    """True when a copy of every file of ``name`` is present (the content is verified on load)."""
+    dataset = get_dataset(name)
+    return all(any(isinstance(c, Source) for c in candidates(dataset, part)) for part in dataset.parts)
+
+
+def sha256_of(path: Path) -> str:
+    """sha256 of the decompressed bytes of a file (kept for comparing packagings byte for byte)."""
+    raw = Path(path).read_bytes()
+    return hashlib.sha256(gzip.decompress(raw) if str(path).endswith(".gz") else raw).hexdigest()
+
+
+__all__ = ["DataDirError", "DatasetCorrupted", "DatasetUnavailable", "DatasetWarning", "Inspection", "Source",
+           "candidates", "content_sha256", "data_home", "env_data_dir", "get_dataset", "how_to_get", "in_checkout",
+           "inspect", "is_available", "load", "parse_part", "search_dirs", "sha256_of", "user_data_dir",
+           "where_text"]
+

@@ -263,7 +263,7 @@ def load_table(setting: str, score_classes: str = "tertile", *, allow_standin: b
         counts = standin_table(st.dataset, st.x, score_classes)
         source = DataSource(st.dataset, False,
                             f"the exact {st.x}×class count table of the verified {title} file, stored in "
-                            "ldp.uldp.datasets (identical results for every experiment of this chapter)")
+                            "ldp.uldp.datasets", equivalent=True)
     counts, model = _reorder(counts, st.dataset, st)
     return JointTable(_frozen(counts), model, st.x, y_name, source)
 
