@@ -34,6 +34,7 @@ from .estimator_base import CLLDPClassifierBase
 from .kchoice import resolve_k
 from .khr import KHR
 from .omega import conditional_from_joint
+from .paper import OMEGA_SAMPLE_FRACTION
 
 __all__ = ["NBTables", "collect_clldp_joints", "labeldp_joints", "exact_joints", "nb_from_joints",
            "CLLDPNaiveBayes", "PROB_FLOOR"]
@@ -209,7 +210,7 @@ class CLLDPNaiveBayes(CLLDPClassifierBase):
     """
 
     def __init__(self, epsilon: float = 1.0, mechanism: str = "khr", k: Any = "eq8", omega: Any = "sample",
-                 omega_fraction: float = 0.1, n_categories: Sequence[int] | None = None,
+                 omega_fraction: float = OMEGA_SAMPLE_FRACTION, n_categories: Sequence[int] | None = None,
                  random_state: Any = None) -> None:
         self.epsilon = epsilon
         self.mechanism = mechanism

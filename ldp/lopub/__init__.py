@@ -15,7 +15,7 @@ Modules, in the order of the paper:
 * :mod:`~ldp.lopub.synthesis`  dataset synthesis (Alg. 6)
 * :mod:`~ldp.lopub.pipeline`   Alg. 4 + Alg. 6 end to end
 * :mod:`~ldp.lopub.evaluation` SVM / random-forest utility of a release
-* :mod:`~ldp.lopub.schema`     coded categorical tables
+* :class:`ldp.tables.CodedTable` coded categorical tables (shared by every chapter)
 * :mod:`~ldp.lopub.datasets`   Adult, Retail and the TPC-E stand-in
 * :mod:`~ldp.lopub.examples`   the paper's worked examples and printed tables
 * :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.experiments.sweep``)
@@ -38,7 +38,7 @@ from .pipeline import Reduction, Release, lopub_release, pairwise_joints, reduce
 from .pruning import (PruneResult, entropy_prune, half_up, kept_attributes, loss_ratio, n_keep, pruning_table,
                       reduction_ratio, relative_entropy)
 from .reports import LoPubReports
-from .schema import CodedTable
+from ..tables import CodedTable
 from .synthesis import SynthesisResult, synthesize
 
 __all__ = [

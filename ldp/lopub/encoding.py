@@ -36,7 +36,7 @@ from .._checks import as_generator, check_domain_size, check_int, check_probabil
 from ..oracles import BloomRAPPOR
 from ..oracles.bloom import epsilon_from_f, full_rank_seed
 from .reports import LoPubReports, check_attrs
-from .schema import CodedTable
+from ..tables import CodedTable
 
 SIZINGS = ("fixed", "optimal")
 #: gap between the starting hash seeds of consecutive attributes

@@ -145,7 +145,7 @@ class JointTable:
     def users(self) -> tuple[np.ndarray, np.ndarray]:
         """One ``(x, y)`` code pair per user (the table expanded with ``np.repeat``, cells in flat order)."""
         flat = np.repeat(np.arange(self.counts.size), self.counts.ravel())
-        return np.divmod(flat, self.model.ky)
+        return self.model.cells.decode(flat)
 
     def subsample(self, n: int, rng: Any = None) -> "JointTable":
         """A uniformly random subsample of ``n`` users without replacement (multivariate hypergeometric).

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_epsilon, check_int
+from ..tables import ProductDomain
 
 __all__ = [
     "REGIONS",
@@ -244,15 +245,14 @@ class ULDPModel2D:
         """Flat indices of ``S = PP ∪ PI ∪ IP``, the cells with at least one sensitive coordinate."""
         return np.flatnonzero(~self.region_masks()["II"].ravel())
 
+    @property
+    def cells(self) -> ProductDomain:
+        """The ``kx × ky`` cell domain; its flat index is ``x * ky + y``."""
+        return ProductDomain(self.shape, ("x", "y"))
+
     def flat_index(self, x: Any, y: Any) -> np.ndarray:
         """Flat cell index ``x * ky + y`` of code arrays (validated)."""
-        from .._checks import check_codes
-
-        x = check_codes(x, self.kx, "x")
-        y = check_codes(y, self.ky, "y")
-        if x.size != y.size:
-            raise ValueError(f"x and y must have the same length, got {x.size} and {y.size}")
-        return x * self.ky + y
+        return self.cells.encode(x, y)
 
     def encode(self, x_values: Iterable[Any], y_values: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
         """Map two label sequences to code arrays (both domains must carry labels)."""
