@@ -29,7 +29,7 @@ from scipy import stats
 
 from .._checks import as_generator, check_int, check_probability
 from ..tables import CodedTable, equal_width_codes
-from .paper import HEALTHCARE_N, SMARTGRID_N, SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL
+from .paper import ADULT_N, HEALTHCARE_N, SMARTGRID_N, SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL
 
 __all__ = [
     "SYNTHETIC_NAMES",
@@ -124,7 +124,7 @@ def adult_table(frame: pd.DataFrame | None = None) -> CodedTable:
     if "split" in frame.columns:
         frame = frame[frame["split"] == "train"].drop(columns="split")
     return code_frame(frame.reset_index(drop=True), "income", ADULT_CONTINUOUS,
-                      source="UCI Adult, training file (32,561 rows)")
+                      source=f"UCI Adult, training file ({ADULT_N:,} rows)")
 
 
 _NODE_GROUPS = (("tau2", "tau3", "tau4"), ("p2", "p3", "p4"), ("g2", "g3", "g4"))

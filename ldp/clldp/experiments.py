@@ -42,7 +42,7 @@ from .kchoice import k_floor, select_k
 from .khr import KHR
 from .naive_bayes import CLLDPNaiveBayes
 from .omega import conditional_from_joint, omega, omega_curve
-from .paper import OMEGA_SAMPLE_FRACTION, SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL, TRAIN_FRACTION, TREE_DEPTH
+from .paper import FIG6_EPSILON, OMEGA_SAMPLE_FRACTION, SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL, TRAIN_FRACTION, TREE_DEPTH
 from .tree import CLLDPDecisionTree
 
 __all__ = ["JOINT_METHODS", "CLASSIFIER_METHODS", "FIG3_PUBLIC_ATTRIBUTE", "joint_error_trial",
@@ -173,7 +173,7 @@ def public_joint_error_trial(dataset: str, epsilon: float, rng: Any, max_rows: i
     return rows
 
 
-def k_sweep_trial(dataset: str, ks: tuple, n: int, rng: Any, epsilon: float = 3.0) -> list[dict]:
+def k_sweep_trial(dataset: str, ks: tuple, n: int, rng: Any, epsilon: float = FIG6_EPSILON) -> list[dict]:
     """Fig. 6, one trial: error of kHR for every ``k`` in ``ks`` on one draw of ``dataset``."""
     gen = as_generator(rng)
     attr, label = make_synthetic(dataset, n, gen)

@@ -21,6 +21,7 @@ from . import statistical as st
 from . import tcpl as tc
 from .datasets import APPK_JOINT, sample_joint
 from .dependence import nmi_joint, pcc_from_table
+from .paper import R_EXPANSION
 from .theory import appendix_k_closed_form, conditional, cpl_grr
 
 __all__ = [
@@ -80,7 +81,7 @@ def neighbour_cpl(codes: Any, sizes: Any, primary: int, neighbours: Sequence[int
 
 
 def cpl_matrices(codes: Any, sizes: Any, epsilon: float, *, mechanisms: Sequence[str] = at.PAPER_MECHANISMS,
-                 r: int = 50, rng: Any = None, min_count: float = 0,
+                 r: int = R_EXPANSION, rng: Any = None, min_count: float = 0,
                  references: Sequence[str] = ("alg2", "grr", "exp")) -> dict[str, np.ndarray]:
     """All ordered-pair CPL matrices of one dataset at one ε.
 

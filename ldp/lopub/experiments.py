@@ -35,6 +35,7 @@ from .em import em_joint, em_joint_per_report
 from .encoding import LoPubEncoder
 from .evaluation import average_classification_rate, train_test_split_rows
 from .joint import METHODS, estimate_joint
+from .paper import HASHES
 from .pipeline import lopub_release, pairwise_joints
 from ..tables import CodedTable
 
@@ -71,7 +72,7 @@ def product_of_marginals(joint: np.ndarray) -> np.ndarray:
 
 
 def estimator_trial(table: CodedTable, k: int, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
-                    m: int = 128, h: int = 4, n_combos: int = 10, delta: float = 1e-3, alpha: float = 1e-5,
+                    m: int = 128, h: int = HASHES, n_combos: int = 10, delta: float = 1e-3, alpha: float = 1e-5,
                     methods: Sequence[str] = METHODS) -> list[dict]:
     """Figs 7-18: estimate the joint of random ``k``-combinations with every method.
 
@@ -103,7 +104,7 @@ def reference_graph(table: CodedTable, phi: float) -> np.ndarray:
 
 
 def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
-                  test_fraction: float = 0.2, phi: float = 0.4, m: int = 128, h: int = 4,
+                  test_fraction: float = 0.2, phi: float = 0.4, m: int = 128, h: int = HASHES,
                   svm_targets: Sequence[int] = (), rf_targets: Sequence[int] = (), n_estimators: int = 100,
                   delta: float = 1e-3, alpha: float = 1e-5, methods: Sequence[str] = METHODS,
                   max_clique_cells: int = 200_000) -> list[dict]:
@@ -158,7 +159,7 @@ def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, ra
     return out
 
 
-def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.5, m: int = 128, h: int = 4,
+def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.5, m: int = 128, h: int = HASHES,
                        loop_users: int = 2000, iterations: int = 10, rng: Any = None) -> dict:
     """Seconds for an EM run of ``iterations`` steps: vectorised on all users vs the per-report loop.
 

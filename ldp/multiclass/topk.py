@@ -51,6 +51,7 @@ import numpy as np
 from .._checks import as_generator, check_epsilon, check_int, check_probability
 from ..metrics import f1_topk, ncr
 from ..oracles import GRR
+from ..tables import ProductDomain
 from .frameworks import check_pairs, check_table, split_budget
 from .samplers import bucket_counts
 
@@ -262,7 +263,7 @@ def ptj_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rn
     gen = as_generator(rng)
     stage = _Stage(eps, invalid, sampler, gen)
     D, K = c * d, c * k
-    joint = lab.astype(np.int64) * d + itm
+    joint = ProductDomain((c, d)).encode(lab, itm)
     users = gen.permutation(lab.size)
     if shuffling:
         it = iteration_counts(D, K)[0]
