@@ -267,6 +267,9 @@ def test_fig8b_calibrated_budget_never_worse_than_spl(eps_bar):
     res = cal.calibrate_budget(C, eps_bar, step=0.01)
     spl = eps_bar / len(sizes)
     assert res.epsilon >= spl - 1e-12
-    err = lambda e, k=2: (k - 1) / (math.exp(e) + k - 1)
+
+    def err(e, k=2):
+        return (k - 1) / (math.exp(e) + k - 1)
+
     assert err(res.epsilon) <= err(spl)
     assert res.epsilon > spl + 0.01 and err(res.epsilon) < err(spl)     # strict once correlation is not perfect

@@ -11,8 +11,16 @@ import numpy as np
 import pytest
 
 from ldp.audit import bitwise_channel_epsilon, channel_epsilon, check_channel
-from ldp.lopub import (CodedTable, LoPubEncoder, amplified_epsilon, communication_cost, optimal_filter_length,
-                       optimal_hash_count, rappor_communication_cost, record_epsilon)
+from ldp.lopub import (
+    CodedTable,
+    LoPubEncoder,
+    amplified_epsilon,
+    communication_cost,
+    optimal_filter_length,
+    optimal_hash_count,
+    rappor_communication_cost,
+    record_epsilon,
+)
 from ldp.oracles.bloom import epsilon_from_f
 
 

@@ -11,8 +11,14 @@ from ldp.experiments import sweep
 from ldp.lopub import METHODS, CodedTable
 from ldp.lopub.datasets import tpce_standin
 from ldp.lopub.evaluation import one_hot
-from ldp.lopub.experiments import (estimator_trial, per_report_speedup, product_of_marginals, random_combinations,
-                                   release_trial, sample_rows)
+from ldp.lopub.experiments import (
+    estimator_trial,
+    per_report_speedup,
+    product_of_marginals,
+    random_combinations,
+    release_trial,
+    sample_rows,
+)
 from ldp.lopub.figures import method_style, plot_by_method
 from ldp.plotting import new_figure
 

@@ -6,11 +6,34 @@ import pandas as pd
 import pytest
 
 from ldp.data import is_available, load
-from ldp.lopub import (EM, LASSO, LASSO_EM, CodedTable, JunctionTree, LoPubEncoder, average_classification_rate,
-                       binary_attributes, classification_rate, empirical_joint, junction_tree, lopub_release,
-                       random_guess_rate, reduce_dimensions, synthesize, train_test_split_rows)
-from ldp.lopub.datasets import (ADULT_SVM_TARGETS, TPCE_SVM_TARGETS, adult_standin, adult_table, domain_bits,
-                                retail_standin, retail_table, tpce_standin)
+from ldp.lopub import (
+    EM,
+    LASSO,
+    LASSO_EM,
+    CodedTable,
+    JunctionTree,
+    LoPubEncoder,
+    average_classification_rate,
+    binary_attributes,
+    classification_rate,
+    empirical_joint,
+    junction_tree,
+    lopub_release,
+    random_guess_rate,
+    reduce_dimensions,
+    synthesize,
+    train_test_split_rows,
+)
+from ldp.lopub.datasets import (
+    ADULT_SVM_TARGETS,
+    TPCE_SVM_TARGETS,
+    adult_standin,
+    adult_table,
+    domain_bits,
+    retail_standin,
+    retail_table,
+    tpce_standin,
+)
 from ldp.metrics import avd
 
 

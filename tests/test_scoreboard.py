@@ -17,10 +17,9 @@ import types
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, toc_files
-from ldp.claims import (DIFFERS, NOT_REPRODUCIBLE, REPRODUCED, ClaimsTable, not_reproducible, scoreboard,
-                        within_rel)
+
+from ldp.claims import DIFFERS, NOT_REPRODUCIBLE, REPRODUCED, ClaimsTable, not_reproducible, scoreboard, within_rel
 
 PAGE = REPO / "book" / "scoreboard.md"
 ROLE = re.compile(r"\{glue:text\}`([^`]+)`")

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_epsilon, check_probability
-from ..oracles import FrequencyOracle, SUE
+from ..oracles import SUE, FrequencyOracle
 from .encoding import label_attribute_domain
 from .khr import check_omega
 

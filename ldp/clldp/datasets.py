@@ -21,7 +21,8 @@ equal-width bins (Sec. 7.1, "discretized to 10 categorical values").
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

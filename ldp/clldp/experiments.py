@@ -23,23 +23,22 @@ estimates against the empirical joint of the generated records.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from .._checks import as_generator, check_epsilon, check_int
+from ..tables import ProductDomain
 from .accounting import pl_true_beliefs
 from .attack import clldp_attack, labeldp_attack
-from .belief import belief_functions, true_conditionals
-from .leakage import khr_leakage
 from .basic import BasicSolution
-from .belief import estimate_conditionals
+from .belief import belief_functions, estimate_conditionals, true_conditionals
 from .datasets import CodedTable, load_public, make_synthetic, synthetic_conditional
-from ..tables import ProductDomain
 from .encoding import label_attribute_domain
 from .kchoice import k_floor, select_k
 from .khr import KHR
+from .leakage import khr_leakage
 from .naive_bayes import CLLDPNaiveBayes
 from .omega import conditional_from_joint, omega, omega_curve
 from .paper import FIG6_EPSILON, OMEGA_SAMPLE_FRACTION, SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL, TRAIN_FRACTION, TREE_DEPTH
@@ -183,7 +182,7 @@ def k_sweep_trial(dataset: str, ks: tuple, n: int, rng: Any, epsilon: float = FI
             for k in ks]
 
 
-@lru_cache(maxsize=None)
+@cache
 def public_table(name: str, max_rows: int | None = None) -> tuple[CodedTable, Any]:
     """A public table (cached per process), uniformly subsampled to ``max_rows`` with a fixed seed."""
     table, source = load_public(name, max_rows)

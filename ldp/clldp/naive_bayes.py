@@ -21,8 +21,9 @@ the non-private model (exact counts).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -220,7 +221,7 @@ class CLLDPNaiveBayes(CLLDPClassifierBase):
         self.n_categories = n_categories
         self.random_state = random_state
 
-    def fit(self, X: Any, y: Any, keep_reports: bool = False) -> "CLLDPNaiveBayes":
+    def fit(self, X: Any, y: Any, keep_reports: bool = False) -> CLLDPNaiveBayes:
         """Simulate every training user's report and fit the collector's model."""
         self._check_params()
         codes, y_codes = self._fit_coding(X, y)

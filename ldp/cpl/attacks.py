@@ -31,14 +31,26 @@ them with paper 003's parametrisation (RAPPOR = SUE, SS with ``floor``, OLH with
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy import integrate, stats
 
 from .._checks import as_generator, check_int
-from ..oracles import (BLH, GRR, OLH, OUE, SHE, SUE, Exponential, FrequencyOracle, LocalHashing, SubsetSelection,
-                       UnaryEncoding)
+from ..oracles import (
+    BLH,
+    GRR,
+    OLH,
+    OUE,
+    SHE,
+    SUE,
+    Exponential,
+    FrequencyOracle,
+    LocalHashing,
+    SubsetSelection,
+    UnaryEncoding,
+)
 
 __all__ = [
     "PAPER_MECHANISMS",

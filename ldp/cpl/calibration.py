@@ -26,7 +26,8 @@ perfectly correlated attributes give ``ε* = ε̄/n`` (the SPL split); always
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 

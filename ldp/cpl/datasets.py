@@ -28,7 +28,8 @@ paper data; generators are seeded and store parameters, not data):
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

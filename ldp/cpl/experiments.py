@@ -8,7 +8,8 @@ count-level path of :mod:`ldp.cpl.statistical` unless stated otherwise.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

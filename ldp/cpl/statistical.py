@@ -47,7 +47,8 @@ notebooks therefore run the significance test on single released columns only.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import stats

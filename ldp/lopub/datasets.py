@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -139,7 +140,7 @@ def _network(spec: Sequence[tuple], n: int, gen: np.random.Generator) -> np.ndar
     ``"map"`` (deterministic function given as an int array, param = that array).
     """
     cols: list[np.ndarray] = []
-    for name, size, parent, kind, param in spec:
+    for _name, size, parent, kind, param in spec:
         if kind == "root":
             p = gen.dirichlet(np.full(size, param))
             cols.append(_sample_rows(gen, p[None, :], np.zeros(n, dtype=np.int64)))

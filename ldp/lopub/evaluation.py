@@ -15,7 +15,8 @@ trees; when the synthetic target column is constant, the constant is predicted.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from scipy import sparse

@@ -24,20 +24,21 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .._checks import as_generator, check_int, check_probability
 from ..metrics import avd
+from ..tables import CodedTable
 from .dependency import dependency_graph, empirical_joint, empirical_mi_matrix, identification_rates
 from .em import em_joint, em_joint_per_report
 from .encoding import LoPubEncoder
 from .evaluation import average_classification_rate, train_test_split_rows
 from .joint import METHODS, estimate_joint
 from .paper import HASHES
-from .pipeline import lopub_release, pairwise_joints
-from ..tables import CodedTable
+from .pipeline import lopub_release
 
 
 def sample_rows(n: int, rate: float, seed: int) -> np.ndarray:

@@ -17,18 +17,19 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from .._checks import check_int, check_probability
+from ..tables import CodedTable
 from .dependency import dependency_graph, mutual_information
 from .joint import LASSO_EM, check_method, estimate_joint
 from .junction import JunctionTree, junction_tree
 from .pruning import MODES, entropy_prune, kept_attributes
 from .reports import LoPubReports
-from ..tables import CodedTable
 from .synthesis import SynthesisResult, synthesize
 
 

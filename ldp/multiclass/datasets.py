@@ -26,7 +26,8 @@ from .paper import SYN34_ITEMS, SYN34_RECORDS
 
 __all__ = [
     "syn1_table", "syn2_table", "syn_class_sizes", "syn_scales", "syn_classes_table", "topk_overlap",
-    "prepare_diabetes", "diabetes_standin", "diabetes_standin_frame", "heart_standin", "feature_group_tables", "anime_standin", "jd_standin",
+    "prepare_diabetes", "diabetes_standin", "diabetes_standin_frame", "heart_standin", "feature_group_tables",
+    "anime_standin", "jd_standin",
     "DIABETES_DOMAINS", "HEART_DOMAINS", "JD_CLASS_SIZES",
 ]
 

@@ -102,7 +102,7 @@ class SensitiveDomain:
         object.__setattr__(self, "labels", labels)
 
     @classmethod
-    def from_labels(cls, categories: Sequence[Any], sensitive: Iterable[Any]) -> "SensitiveDomain":
+    def from_labels(cls, categories: Sequence[Any], sensitive: Iterable[Any]) -> SensitiveDomain:
         """Build from category labels; ``sensitive`` lists labels, each must be a category."""
         categories = tuple(categories)
         index = {c: i for i, c in enumerate(categories)}
@@ -182,12 +182,12 @@ class ULDPModel2D:
 
     @classmethod
     def from_sizes(cls, kx: int, ky: int, x_sensitive: Iterable[int] = (), y_sensitive: Iterable[int] = ()
-                   ) -> "ULDPModel2D":
+                   ) -> ULDPModel2D:
         """Model on ``{0..kx-1} × {0..ky-1}`` with the given sensitive codes."""
         return cls(SensitiveDomain(kx, x_sensitive), SensitiveDomain(ky, y_sensitive))
 
     @classmethod
-    def first_sensitive(cls, kx: int, ky: int, sx: int, sy: int) -> "ULDPModel2D":
+    def first_sensitive(cls, kx: int, ky: int, sx: int, sy: int) -> ULDPModel2D:
         """The paper's index convention: the first ``sx`` (``sy``) codes are sensitive."""
         kx = check_int(kx, "kx", minimum=1)
         ky = check_int(ky, "ky", minimum=1)
