@@ -12,8 +12,6 @@ from typing import Any
 
 import numpy as np
 
-RngLike = "np.random.Generator | np.random.SeedSequence | int | None"
-
 
 def check_epsilon(epsilon: Any, name: str = "epsilon", *, allow_zero: bool = False) -> float:
     """Return ``epsilon`` as a float after checking it is finite and > 0 (>= 0 if ``allow_zero``)."""

@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from .audit import check_channel
 from ._checks import as_generator, check_codes, check_counts
+from .audit import check_channel
 
 __all__ = [
     "check_square_channel",

@@ -7,7 +7,8 @@ offline.  ``LDP_PROGRESS=0`` in the environment switches them off.
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from tqdm.std import tqdm
 

@@ -16,7 +16,6 @@ from urllib.parse import unquote, urlparse
 
 import numpy as np
 import pytest
-
 from conftest import REPO, browser_required, toc_files
 
 pytestmark = [pytest.mark.book, pytest.mark.xdist_group("book")]

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, toc_files
 
 PAGES = {

@@ -9,8 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldp.audit import channel_epsilon
-from ldp.clldp import (BUDGET_RULES, KHR, LeakageLedger, budget_schedule, omega, pl_closed_form, pl_recursion,
-                       round_budget)
+from ldp.clldp import (
+    BUDGET_RULES,
+    KHR,
+    LeakageLedger,
+    budget_schedule,
+    omega,
+    pl_closed_form,
+    pl_recursion,
+    round_budget,
+)
 
 
 @settings(max_examples=100, deadline=None)

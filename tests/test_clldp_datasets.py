@@ -9,9 +9,18 @@ import pytest
 
 from ldp.audit import chi_square_agreement
 from ldp.clldp import KHR, omega
-from ldp.clldp.datasets import (HEALTHCARE_DOMAINS, SYNTHETIC_NAMES, code_frame, equal_width_codes,
-                                healthcare_standin, make_synthetic, smartgrid_augment, smartgrid_standin,
-                                smartgrid_table, synthetic_conditional)
+from ldp.clldp.datasets import (
+    HEALTHCARE_DOMAINS,
+    SYNTHETIC_NAMES,
+    code_frame,
+    equal_width_codes,
+    healthcare_standin,
+    make_synthetic,
+    smartgrid_augment,
+    smartgrid_standin,
+    smartgrid_table,
+    synthetic_conditional,
+)
 
 
 @pytest.mark.parametrize("name", SYNTHETIC_NAMES)

@@ -9,15 +9,39 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldp.audit import channel_epsilon, chi_square_agreement, two_sample_agreement
-from ldp.clldp import (KHR, BasicSolution, approx_n_variance, approx_n_variance_k, basic_epsilon, basic_p,
-                       conditional_from_joint, effective_epsilon, expected_sq_l2, k_ceil, k_floor, khr_epsilon,
-                       khr_leakage, khr_p, khr_q, khr_theta, khr_variance, label_channel, labeldp_channel,
-                       labeldp_leakage, leakage_increment, omega, omega_bruteforce, omega_curve, privacy_leakage,
-                       resolve_k, select_k)
-from ldp.oracles import subset as subset_module
+from ldp.clldp import (
+    KHR,
+    BasicSolution,
+    approx_n_variance,
+    approx_n_variance_k,
+    basic_epsilon,
+    basic_p,
+    conditional_from_joint,
+    effective_epsilon,
+    expected_sq_l2,
+    k_ceil,
+    k_floor,
+    khr_epsilon,
+    khr_leakage,
+    khr_p,
+    khr_q,
+    khr_theta,
+    khr_variance,
+    label_channel,
+    labeldp_channel,
+    labeldp_leakage,
+    leakage_increment,
+    omega,
+    omega_bruteforce,
+    omega_curve,
+    privacy_leakage,
+    resolve_k,
+    select_k,
+)
 from ldp.clldp.datasets import SYNTHETIC_NAMES, synthetic_conditional
 from ldp.clldp.paper import TABLE1, TABLE4
 from ldp.oracles import GRR, SUE, SubsetSelection, UnaryEncoding
+from ldp.oracles import subset as subset_module
 
 EPS_GRID = (0.5, 1, 2, 3, 4, 5, 6, 7, 8)
 

@@ -14,6 +14,7 @@ from ldp.cpl import datasets as ds
 from ldp.cpl import dependence as dep
 from ldp.cpl import tcpl as tc
 from ldp.cpl.theory import conditional, cpl_alg2, cpl_grr
+from ldp.tables import CodedTable
 
 
 def toy_codes(seed=0, n=3000):
@@ -204,11 +205,11 @@ def test_cvd_and_dss_stand_ins_and_fixture():
     assert cpl_grr(conditional(J, given="columns"), 1.0) == pytest.approx(0.3381, abs=5e-5)
     cvd = ds.cvd_synth(20_000, rng=1)
     assert list(cvd.columns) == list(ds.CVD_ATTRIBUTES)
-    enc = ds.encode(cvd)
-    assert enc.sizes.tolist() == [2, 3, 3, 2, 2, 2, 2]
+    enc = CodedTable.from_frame(cvd)
+    assert list(enc.sizes) == [2, 3, 3, 2, 2, 2, 2]
     dss = ds.dss_synth(5000, rng=2)
     assert dss.shape == (5000, 27)
-    assert sorted(set(ds.encode(dss).sizes.tolist())) == [2, 3, 5, 8, 12, 20]
+    assert sorted(set(CodedTable.from_frame(dss).sizes)) == [2, 3, 5, 8, 12, 20]
 
 
 def test_adult_scheme_a_shape():
@@ -223,7 +224,7 @@ def test_adult_scheme_a_shape():
     with pytest.raises(ValueError, match="lacks"):
         ds.adult_scheme_a(frame.drop(columns=["income"]))
     with pytest.raises(ValueError, match="missing values"):
-        ds.encode(frame)
+        CodedTable.from_frame(frame)
 
 
 def test_sample_joint():
@@ -266,6 +267,9 @@ def test_fig8b_calibrated_budget_never_worse_than_spl(eps_bar):
     res = cal.calibrate_budget(C, eps_bar, step=0.01)
     spl = eps_bar / len(sizes)
     assert res.epsilon >= spl - 1e-12
-    err = lambda e, k=2: (k - 1) / (math.exp(e) + k - 1)
+
+    def err(e, k=2):
+        return (k - 1) / (math.exp(e) + k - 1)
+
     assert err(res.epsilon) <= err(spl)
     assert res.epsilon > spl + 0.01 and err(res.epsilon) < err(spl)     # strict once correlation is not perfect

@@ -54,7 +54,8 @@ def test_expected_zero_one_errors():
 
 
 @pytest.mark.parametrize("oracle", [GRR(1.2, 5), Exponential(2.0, 4), SUE(1.0, 5), OUE(2.0, 6),
-                                    SubsetSelection(0.7, 7, subset_size="floor"), SubsetSelection(0.2, 8, subset_size=3)],
+                                    SubsetSelection(0.7, 7, subset_size="floor"),
+                                    SubsetSelection(0.2, 8, subset_size=3)],
                          ids=repr)
 def test_closed_form_equals_exact_enumeration(oracle):
     K_exact = at.effective_channel(oracle, method="exact")

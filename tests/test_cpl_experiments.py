@@ -10,11 +10,12 @@ from ldp.cpl import datasets as ds
 from ldp.cpl import experiments as ex
 from ldp.cpl import statistical as st
 from ldp.cpl import tcpl as tc
+from ldp.tables import CodedTable
 
 
 @pytest.fixture(scope="module")
 def toy():
-    enc = ds.encode(ds.cvd_synth(3000, rng=4))
+    enc = CodedTable.from_frame(ds.cvd_synth(3000, rng=4))
     return enc
 
 

@@ -12,7 +12,7 @@ from ldp.cpl import attacks as at
 from ldp.cpl import statistical as st
 from ldp.cpl.theory import appendix_k_closed_form, conditional, cpl_alg1, cpl_grr
 from ldp.oracles import GRR
-from ldp.oracles.local_hash import OLH, BLH
+from ldp.oracles.local_hash import BLH, OLH
 
 APPK = np.array([[.20, 0, 0, 0], [0, .20, 0, 0], [.10, .15, .03, .02], [.10, .15, .03, .02]])
 APPK_COUNTS = np.rint(APPK * 100_000).astype(np.int64)   # the expected 100K-sample table (exact integers)

@@ -60,7 +60,7 @@ def test_project_simplex_is_the_nearest_point():
         v = rng.normal(0.2, 0.6, size=d)
         w = project_simplex(v)
         assert on_simplex(w)
-        res = optimize.minimize(lambda x: np.sum((x - v) ** 2), np.full(d, 1 / d), method="SLSQP",
+        res = optimize.minimize(lambda x, v=v: np.sum((x - v) ** 2), np.full(d, 1 / d), method="SLSQP",
                                 bounds=[(0, None)] * d,
                                 constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1}],
                                 options={"ftol": 1e-14, "maxiter": 500})

@@ -121,7 +121,7 @@ def authors_adult():
 def test_adult_coding_matches_authors_file(authors_adult):
     t = authors_adult
     assert t.n == 45_222 and t.d == 15
-    assert t.domains == (16, 7, 16, 16, 16, 7, 14, 6, 5, 2, 16, 16, 16, 41, 2)
+    assert t.sizes == (16, 7, 16, 16, 16, 7, 14, 6, 5, 2, 16, 16, 16, 41, 2)
     text = au.authors_file_text(t)
     assert len(text) == AUTHORS_FILE_CHARS
     assert hashlib.sha256(text[:374].encode()).hexdigest() == AUTHORS_HEAD_SHA256

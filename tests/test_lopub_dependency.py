@@ -8,12 +8,36 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from ldp.lopub import (covers_edges, dependency_graph, edge_count, entropy_prune, half_up,
-                       has_running_intersection, identification_rates, junction_tree, loss_ratio, mi_threshold,
-                       mutual_information, n_keep, pairwise_mi, pruning_table, reduction_ratio, relative_entropy,
-                       triangulate)
-from ldp.lopub.examples import (EXAMPLE11_DOMAINS, EXAMPLE12_EDGES, FIG5_CLIQUES, FIG5_EDGES, FIG5_NODES,
-                                FIG5_SEPARATORS, PAPER_TABLE_D, PAPER_TABLES, example11_mi_matrix)
+from ldp.lopub import (
+    covers_edges,
+    dependency_graph,
+    edge_count,
+    entropy_prune,
+    half_up,
+    has_running_intersection,
+    identification_rates,
+    junction_tree,
+    loss_ratio,
+    mi_threshold,
+    mutual_information,
+    n_keep,
+    pairwise_mi,
+    pruning_table,
+    reduction_ratio,
+    relative_entropy,
+    triangulate,
+)
+from ldp.lopub.examples import (
+    EXAMPLE11_DOMAINS,
+    EXAMPLE12_EDGES,
+    FIG5_CLIQUES,
+    FIG5_EDGES,
+    FIG5_NODES,
+    FIG5_SEPARATORS,
+    PAPER_TABLE_D,
+    PAPER_TABLES,
+    example11_mi_matrix,
+)
 
 
 # ------------------------------------------------------------------ T-M1 .. T-M5

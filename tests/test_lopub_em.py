@@ -7,8 +7,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ldp.lopub import (LoPubEncoder, LoPubReports, em_joint, em_joint_per_report, empirical_joint,
-                       log_likelihood_table, mismatch_counts, report_probability)
+from ldp.lopub import (
+    LoPubEncoder,
+    LoPubReports,
+    em_joint,
+    em_joint_per_report,
+    empirical_joint,
+    log_likelihood_table,
+    mismatch_counts,
+    report_probability,
+)
 from ldp.lopub.examples import table6_reports
 
 

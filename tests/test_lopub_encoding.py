@@ -11,8 +11,16 @@ import numpy as np
 import pytest
 
 from ldp.audit import bitwise_channel_epsilon, channel_epsilon, check_channel
-from ldp.lopub import (CodedTable, LoPubEncoder, amplified_epsilon, communication_cost, optimal_filter_length,
-                       optimal_hash_count, rappor_communication_cost, record_epsilon)
+from ldp.lopub import (
+    CodedTable,
+    LoPubEncoder,
+    amplified_epsilon,
+    communication_cost,
+    optimal_filter_length,
+    optimal_hash_count,
+    rappor_communication_cost,
+    record_epsilon,
+)
 from ldp.oracles.bloom import epsilon_from_f
 
 
@@ -190,7 +198,7 @@ def test_explicit_filters_are_checked():
 # ------------------------------------------------------------------ encode
 def test_encode_shapes_and_reports():
     table = CodedTable(np.array([[0, 1], [2, 0], [1, 1]]), ("a", "b"), (("x", "y", "z"), ("u", "v")))
-    enc = LoPubEncoder(table.domains, f=0.5, m=8, h=2, names=table.names)
+    enc = LoPubEncoder(table.sizes, f=0.5, m=8, h=2, names=table.names)
     rep = enc.encode(table, rng=1)
     assert rep.n == 3 and rep.d == 2 and rep.m == (8, 8) and rep.names == ("a", "b")
     assert enc.report_bits == 16

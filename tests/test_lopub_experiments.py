@@ -11,8 +11,14 @@ from ldp.experiments import sweep
 from ldp.lopub import METHODS, CodedTable
 from ldp.lopub.datasets import tpce_standin
 from ldp.lopub.evaluation import one_hot
-from ldp.lopub.experiments import (estimator_trial, per_report_speedup, product_of_marginals, random_combinations,
-                                   release_trial, sample_rows)
+from ldp.lopub.experiments import (
+    estimator_trial,
+    per_report_speedup,
+    product_of_marginals,
+    random_combinations,
+    release_trial,
+    sample_rows,
+)
 from ldp.lopub.figures import method_style, plot_by_method
 from ldp.plotting import new_figure
 
@@ -73,7 +79,7 @@ def test_per_report_speedup_compares_equal_work():
     table = _table(300)
     out = per_report_speedup(table, [0, 1], m=16, loop_users=50, iterations=2, rng=0)
     assert out["users"] == 300 and out["iterations"] == 2
-    assert out["cells"] == table.domains[0] * table.domains[1]
+    assert out["cells"] == table.sizes[0] * table.sizes[1]
     # the loop (Algorithm 1 line by line) and the vectorised EM agree on the same reports
     assert out["max_abs_diff"] < 1e-12
     # the reported speed-up is the ratio of the two reported times
@@ -99,6 +105,6 @@ def test_one_hot_and_select():
     np.testing.assert_array_equal(x, [[1, 0, 0, 0, 1], [0, 1, 1, 0, 0]])
     t = CodedTable(codes, ("a", "b"), ((0, 1), ("x", "y", "z")))
     s = t.select([1])
-    assert s.names == ("b",) and s.domains == (3,)
+    assert s.names == ("b",) and s.sizes == (3,)
     with pytest.raises(ValueError, match="distinct indices"):
         t.select([0, 0])

@@ -6,11 +6,34 @@ import pandas as pd
 import pytest
 
 from ldp.data import is_available, load
-from ldp.lopub import (EM, LASSO, LASSO_EM, CodedTable, JunctionTree, LoPubEncoder, average_classification_rate,
-                       binary_attributes, classification_rate, empirical_joint, junction_tree, lopub_release,
-                       random_guess_rate, reduce_dimensions, synthesize, train_test_split_rows)
-from ldp.lopub.datasets import (ADULT_SVM_TARGETS, TPCE_SVM_TARGETS, adult_standin, adult_table, domain_bits,
-                                retail_standin, retail_table, tpce_standin)
+from ldp.lopub import (
+    EM,
+    LASSO,
+    LASSO_EM,
+    CodedTable,
+    JunctionTree,
+    LoPubEncoder,
+    average_classification_rate,
+    binary_attributes,
+    classification_rate,
+    empirical_joint,
+    junction_tree,
+    lopub_release,
+    random_guess_rate,
+    reduce_dimensions,
+    synthesize,
+    train_test_split_rows,
+)
+from ldp.lopub.datasets import (
+    ADULT_SVM_TARGETS,
+    TPCE_SVM_TARGETS,
+    adult_standin,
+    adult_table,
+    domain_bits,
+    retail_standin,
+    retail_table,
+    tpce_standin,
+)
 from ldp.metrics import avd
 
 
@@ -120,22 +143,22 @@ def _perturbation_cov(reports, attrs, p: np.ndarray) -> np.ndarray:
 
 def test_release_has_schema_and_marginals_within_tolerance():
     table = _correlated_table()
-    rep = LoPubEncoder(table.domains, f=0.2, m=32, h=4, names=table.names).encode(table, rng=1)
+    rep = LoPubEncoder(table.sizes, f=0.2, m=32, h=4, names=table.names).encode(table, rng=1)
     # EM run to convergence (delta = 1e-6), so the clique joints are maximum-likelihood estimates
     rel = lopub_release(rep, table, phi=0.3, method=EM, rng=2, delta=1e-6)
     out = rel.table
-    assert out.names == table.names and out.labels == table.labels and out.n == table.n
+    assert out.names == table.names and out.categories == table.categories and out.n == table.n
     frame = out.to_frame()
     assert list(frame.columns) == list(table.names)
-    assert [list(frame[c].cat.categories) for c in frame.columns] == [list(v) for v in table.labels]
+    assert [list(frame[c].cat.categories) for c in frame.columns] == [list(v) for v in table.categories]
     # the strong pairs are found and become their own cliques, so every synthetic marginal below is an
     # i.i.d. sample of size n from one estimated clique joint (no conditioning on a separator)
     edges = {(a, b) for a, b in zip(*np.nonzero(np.triu(rel.reduction.graph)))}
     assert edges == {(0, 1), (2, 3)}
     assert sorted(rel.reduction.tree.cliques) == [(0, 1), (2, 3), (4,)]
     for attrs in ((0, 1), (2, 3), (4,)):
-        true = empirical_joint(table.codes, table.domains, attrs).ravel()
-        syn = empirical_joint(out.codes, table.domains, attrs).ravel()
+        true = empirical_joint(table.codes, table.sizes, attrs).ravel()
+        syn = empirical_joint(out.codes, table.sizes, attrs).ravel()
         # Tolerance from the noise.  Per cell, synthetic - true = (estimate - true) + (sample - estimate):
         # the first has the randomized-response variance of the MLE (Fisher information, see
         # _perturbation_cov), the second the multinomial variance p(1-p)/n of drawing n synthetic records.
@@ -151,7 +174,7 @@ def test_release_has_schema_and_marginals_within_tolerance():
 
 def test_reduce_dimensions_clique_guard():
     table = _correlated_table(n=500)
-    rep = LoPubEncoder(table.domains, f=0.2, m=32, h=4).encode(table, rng=1)
+    rep = LoPubEncoder(table.sizes, f=0.2, m=32, h=4).encode(table, rng=1)
     with pytest.raises(ValueError, match="max_clique_cells"):
         reduce_dimensions(rep, 0.0, LASSO, max_clique_cells=10)
 
@@ -177,8 +200,8 @@ def test_classifiers_learn_a_deterministic_target():
     for model in ("svm", "rf"):
         acc = classification_rate(train, test, 3, model=model, n_estimators=20, rng=1)
         assert acc > 0.85                                          # d copies c with prob. 0.9
-    assert binary_attributes(table.domains) == [2, 3]
-    assert random_guess_rate(table.domains, [2, 3]) == 0.5
+    assert binary_attributes(table.sizes) == [2, 3]
+    assert random_guess_rate(table.sizes, [2, 3]) == 0.5
     avg = average_classification_rate(train, test, [0, 2], model="rf", n_estimators=10, rng=0)
     assert 0.5 < avg <= 1
     const = train.with_codes(np.where(np.arange(5) == 3, 0, train.codes))
@@ -191,15 +214,15 @@ def test_classifiers_learn_a_deterministic_target():
 def test_tpce_standin_schema():
     t = tpce_standin(n=2000, rng=0)
     assert t.d == 24 and t.n == 2000
-    assert binary_attributes(t.domains) == list(TPCE_SVM_TARGETS)
-    assert domain_bits(t.domains) == pytest.approx(76.7, abs=0.05)
+    assert binary_attributes(t.sizes) == list(TPCE_SVM_TARGETS)
+    assert domain_bits(t.sizes) == pytest.approx(76.7, abs=0.05)
     again = tpce_standin(n=2000, rng=0)
     np.testing.assert_array_equal(t.codes, again.codes)
 
 
 def test_standins_shapes():
     a = adult_standin(n=1000)
-    assert a.d == 15 and binary_attributes(a.domains) == list(ADULT_SVM_TARGETS)
+    assert a.d == 15 and binary_attributes(a.sizes) == list(ADULT_SVM_TARGETS)
     r = retail_standin(n=1000)
     assert r.d == 16 and set(np.unique(r.codes)) == {0, 1}
 
@@ -208,9 +231,9 @@ def test_standins_shapes():
 def test_adult_table_matches_paper_shape():
     t = adult_table(load("adult"))
     assert t.n == 45_222 and t.d == 15
-    assert domain_bits(t.domains) == pytest.approx(52, abs=0.5)
-    assert binary_attributes(t.domains) == list(ADULT_SVM_TARGETS)
-    assert random_guess_rate(t.domains, range(15)) == pytest.approx(0.15, abs=0.01)
+    assert domain_bits(t.sizes) == pytest.approx(52, abs=0.5)
+    assert binary_attributes(t.sizes) == list(ADULT_SVM_TARGETS)
+    assert random_guess_rate(t.sizes, range(15)) == pytest.approx(0.15, abs=0.01)
 
 
 @pytest.mark.skipif(not is_available("retail"), reason="retail.dat not present")
@@ -226,14 +249,14 @@ def test_adult_exact_dependency_counts_match_table7_where_binning_allows():
     """With our binning, exact MI reproduces Table 7's #Dep at phi = 0.3 and 0.4 (24 and 14)."""
     from ldp.lopub import dependency_graph, edge_count, empirical_mi_matrix
     t = adult_table(load("adult"))
-    mi = empirical_mi_matrix(t.codes, t.domains)
-    assert edge_count(dependency_graph(mi, t.domains, 0.3)) == 24
-    assert edge_count(dependency_graph(mi, t.domains, 0.4)) == 14
+    mi = empirical_mi_matrix(t.codes, t.sizes)
+    assert edge_count(dependency_graph(mi, t.sizes, 0.3)) == 24
+    assert edge_count(dependency_graph(mi, t.sizes, 0.4)) == 14
 
 
 def test_reduction_with_pruning_estimates_only_kept_pairs():
     table = _correlated_table(n=1500)
-    rep = LoPubEncoder(table.domains, f=0.2, m=32, h=4).encode(table, rng=1)
+    rep = LoPubEncoder(table.sizes, f=0.2, m=32, h=4).encode(table, rng=1)
     full = reduce_dimensions(rep, 0.3, LASSO_EM)
     pruned = reduce_dimensions(rep, 0.3, LASSO_EM, pruning="nonbinary")
     assert len(full.pair_joints) == 10

@@ -8,7 +8,6 @@ from __future__ import annotations
 import jupytext
 import papermill as pm
 import pytest
-
 from conftest import NOTEBOOK_DIR, toc_notebooks
 
 NOTEBOOKS = toc_notebooks()

@@ -9,9 +9,9 @@ import math
 
 import numpy as np
 import pytest
-from stat_checks import assert_mean_and_variance
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from stat_checks import assert_mean_and_variance
 
 from ldp.audit import (
     bitwise_channel_epsilon,
@@ -24,8 +24,8 @@ from ldp.oracles import BloomRAPPOR
 from ldp.oracles.bloom import (
     bloom_log_likelihood,
     bloom_matrix,
-    debias_bit_counts,
     bloom_positions,
+    debias_bit_counts,
     epsilon_from_f,
     f_from_epsilon,
     full_rank_seed,

@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 import pytest
-from stat_checks import assert_mean_and_variance
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from stat_checks import assert_mean_and_variance
 
 from ldp.audit import channel_epsilon, check_channel, chi_square_agreement, two_sample_agreement
 from ldp.oracles import GRR, OLH, Exponential, SubsetSelection
@@ -137,7 +137,8 @@ def test_empty_input():
         o.simulate_counts(np.zeros(5, dtype=int))
 
 
-@pytest.mark.parametrize("support, n, match", [([1.0, 2.0], 10, r"shape \(5,\)"), ([-3, 1, 1, 1, 1], 10, "non-negative"),
+@pytest.mark.parametrize("support, n, match", [([1.0, 2.0], 10, r"shape \(5,\)"),
+                                               ([-3, 1, 1, 1, 1], 10, "non-negative"),
                                                ([np.nan, 1, 1, 1, 1], 10, "finite"), ([1, 1, 1, 1, 1], 0, "n must be"),
                                                ([1, 1, 1, 1, 1], 2.5, "n must be an integer")])
 def test_server_side_inputs_are_validated(support, n, match):

@@ -9,9 +9,9 @@ import math
 
 import numpy as np
 import pytest
-from stat_checks import assert_mean_and_variance
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from stat_checks import assert_mean_and_variance
 
 from ldp.audit import channel_epsilon, check_channel, chi_square_agreement, two_sample_agreement
 from ldp.oracles import HadamardResponse, fwht

@@ -18,8 +18,8 @@ import types
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, toc_files
+
 from ldp.claims import (DIFFERS, NOT_REPRODUCIBLE, QUALITATIVE_ONLY, REPRODUCED, STAND_IN, VERDICTS, ClaimsTable,
                         not_reproducible, scoreboard, within_rel)
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldp.uldp import CPRR, JuRR, ULDPModel2D
-from ldp.uldp import errata
+from ldp.uldp import CPRR, JuRR, ULDPModel2D, errata
 
 
 def _setup(sx, sy, seed=3):

@@ -8,9 +8,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldp.uldp import (CPRR, TDRR, URR, JointGRR, JuRR, TDRRUnbiased, ULDPModel2D, ed, euclidean,
-                      expected_ed, expected_euclidean, jurr_min_epsilon, mse_cells, mse_eq60)
 from ldp import channels
+from ldp.uldp import (
+    CPRR,
+    TDRR,
+    URR,
+    JointGRR,
+    JuRR,
+    TDRRUnbiased,
+    ULDPModel2D,
+    ed,
+    euclidean,
+    expected_ed,
+    expected_euclidean,
+    jurr_min_epsilon,
+    mse_cells,
+    mse_eq60,
+)
 
 LN4 = math.log(4)
 GOLDEN_C = np.array([[30, 10, 5], [12, 40, 8], [6, 9, 80]])

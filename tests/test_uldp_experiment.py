@@ -10,8 +10,16 @@ from ldp.experiments import sweep
 from ldp.uldp import JuRR, ULDPModel2D, jurr_parameters
 from ldp.uldp.datasets import load_table
 from ldp.uldp.errata import jurr_algorithm2_as_printed
-from ldp.uldp.experiment import (MECHANISMS, analytic_curves, analytic_ed, disclosure_probability, error_trial,
-                                 is_defined, make_mechanism, timing_trial)
+from ldp.uldp.experiment import (
+    MECHANISMS,
+    analytic_curves,
+    analytic_ed,
+    disclosure_probability,
+    error_trial,
+    is_defined,
+    make_mechanism,
+    timing_trial,
+)
 
 
 def test_error_trial_fields_and_undefined_points():

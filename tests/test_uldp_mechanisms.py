@@ -11,8 +11,18 @@ from hypothesis import strategies as st
 
 from ldp.audit import check_channel, chi_square_agreement, two_sample_agreement
 from ldp.oracles import GRR
-from ldp.uldp import (CPRR, TDRR, URR, JointGRR, JuRR, TDRRUnbiased, ULDPModel2D, jurr_is_defined,
-                      jurr_min_epsilon, jurr_parameters)
+from ldp.uldp import (
+    CPRR,
+    TDRR,
+    URR,
+    JointGRR,
+    JuRR,
+    TDRRUnbiased,
+    ULDPModel2D,
+    jurr_is_defined,
+    jurr_min_epsilon,
+    jurr_parameters,
+)
 
 LN4 = math.log(4)
 

@@ -10,8 +10,18 @@ from hypothesis import strategies as st
 
 from ldp.audit import channel_epsilon
 from ldp.oracles import GRR
-from ldp.uldp import (CPRR, TDRR, URR, JointGRR, JuRR, SensitiveDomain, ULDPModel2D, check_uldp,
-                      check_uldp_2d, jurr_min_epsilon)
+from ldp.uldp import (
+    CPRR,
+    TDRR,
+    URR,
+    JointGRR,
+    JuRR,
+    SensitiveDomain,
+    ULDPModel2D,
+    check_uldp,
+    check_uldp_2d,
+    jurr_min_epsilon,
+)
 
 
 # ---------------------------------------------------------------------------- domains

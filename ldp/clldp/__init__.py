@@ -20,12 +20,20 @@ from .accounting import BUDGET_RULES, LeakageLedger, budget_schedule, pl_closed_
 from .attack import AttackResult, clldp_attack, labeldp_attack
 from .basic import BasicSolution, basic_epsilon, basic_p
 from .belief import belief_functions, estimate_conditionals, true_conditionals
-from .encoding import ProductDomain, combination_codes
+from .encoding import combination_codes, label_attribute_domain
 from .kchoice import approx_n_variance_k, k_ceil, k_floor, resolve_k, select_k
-from .khr import (KHR, approx_n_variance, effective_epsilon, expected_sq_l2, khr_epsilon, khr_p, khr_q,
-                  khr_theta, khr_variance)
-from .leakage import (khr_leakage, label_channel, labeldp_channel, labeldp_leakage, leakage_increment,
-                      privacy_leakage)
+from .khr import (
+    KHR,
+    approx_n_variance,
+    effective_epsilon,
+    expected_sq_l2,
+    khr_epsilon,
+    khr_p,
+    khr_q,
+    khr_theta,
+    khr_variance,
+)
+from .leakage import khr_leakage, label_channel, labeldp_channel, labeldp_leakage, leakage_increment, privacy_leakage
 from .naive_bayes import CLLDPNaiveBayes
 from .omega import check_conditional, conditional_from_joint, omega, omega_bruteforce, omega_curve
 from .tree import CLLDPDecisionTree
@@ -36,7 +44,7 @@ __all__ = [
     "BasicSolution", "basic_epsilon", "basic_p",
     "belief_functions", "estimate_conditionals", "true_conditionals",
     "CLLDPNaiveBayes", "CLLDPDecisionTree",
-    "ProductDomain", "combination_codes",
+    "label_attribute_domain", "combination_codes",
     "approx_n_variance_k", "k_ceil", "k_floor", "resolve_k", "select_k",
     "KHR", "approx_n_variance", "effective_epsilon", "expected_sq_l2", "khr_epsilon", "khr_p", "khr_q",
     "khr_theta", "khr_variance",

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_epsilon, check_probability
-from ..oracles import FrequencyOracle, SUE
-from .encoding import ProductDomain
+from ..oracles import SUE, FrequencyOracle
+from .encoding import label_attribute_domain
 from .khr import check_omega
 
 __all__ = ["basic_p", "basic_epsilon", "BasicSolution"]
@@ -72,10 +72,10 @@ class BasicSolution(FrequencyOracle):
     has_count_sampler = True
 
     def __init__(self, epsilon: float, m_attr: int, m_label: int) -> None:
-        domain = ProductDomain(m_attr, m_label)
-        super().__init__(epsilon, domain.m)
+        domain = label_attribute_domain(m_attr, m_label)
+        super().__init__(epsilon, domain.size)
         self.domain = domain
-        self.m_attr, self.m_label, self.m = domain.m_attr, domain.m_label, domain.m
+        (self.m_label, self.m_attr), self.m = domain.sizes, domain.size
         self.omega = 1.0
         self._ue = SUE(self.epsilon, self.m)
 
@@ -88,7 +88,7 @@ class BasicSolution(FrequencyOracle):
         return self._ue.q
 
     def encode(self, attr: Any, label: Any) -> np.ndarray:
-        return self.domain.encode(attr, label)
+        return self.domain.encode(label, attr)
 
     def perturb(self, x: Any, rng: Any = None) -> np.ndarray:
         """``n x m`` boolean reports (each bit kept w.p. ``p``)."""
@@ -106,10 +106,10 @@ class BasicSolution(FrequencyOracle):
 
     def joint_from_counts(self, counts: Any, n: int) -> np.ndarray:
         """Calibrated joint table ``(m_label, m_attr)`` from support counts of ``n`` reports."""
-        return self.domain.as_joint(self.estimate_from_support(counts, n))
+        return self.domain.reshape(self.estimate_from_support(counts, n))
 
     def estimate_joint(self, reports: Any) -> np.ndarray:
-        return self.domain.as_joint(self.estimate(reports))
+        return self.domain.reshape(self.estimate(reports))
 
     def expected_sq_l2(self, n: int) -> float:
         """``E[Σ_x (f̂_x - f_x)^2] = m p(1-p)/(n(2p-1)^2)``."""

@@ -21,14 +21,16 @@ equal-width bins (Sec. 7.1, "discretized to 10 categorical values").
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from .._checks import as_generator, check_int, check_probability
+from ..tables import CodedTable, equal_width_codes
+from .paper import ADULT_N, HEALTHCARE_N, SMARTGRID_N, SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL
 
 __all__ = [
     "SYNTHETIC_NAMES",
@@ -47,7 +49,7 @@ __all__ = [
 ]
 
 SYNTHETIC_NAMES = ("U(1,50)", "N(25,1)", "N(25,0.3)", "D(25)")
-_M_ATTR, _M_LABEL, _CENTER = 50, 5, 25
+_M_ATTR, _M_LABEL, _CENTER = SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL, 25
 _VARIANCE = {"N(25,1)": 1.0, "N(25,0.3)": 0.3}
 
 
@@ -94,88 +96,22 @@ def make_synthetic(name: str, n: int, rng: Any = None) -> tuple[np.ndarray, np.n
 
 
 # ---------------------------------------------------------------------------- coded tables
-@dataclass
-class CodedTable:
-    """An integer-coded classification table.
-
-    Attributes
-    ----------
-    X : ndarray (n, t)
-        Attribute codes, column ``c`` in ``0..sizes[c]-1``.
-    y : ndarray (n,)
-        Label codes in ``0..len(classes)-1``.
-    sizes : tuple of int
-        Domain size of every attribute.
-    names : tuple of str
-        Attribute names.
-    classes : tuple of str
-        Label names.
-    source : str
-        Where the rows come from (real file or stand-in).
-    """
-
-    X: np.ndarray
-    y: np.ndarray
-    sizes: tuple[int, ...]
-    names: tuple[str, ...]
-    classes: tuple[str, ...]
-    source: str = ""
-    real: bool = True
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def n(self) -> int:
-        return int(self.X.shape[0])
-
-    def subsample(self, n: int, rng: Any = None) -> "CodedTable":
-        """A uniformly random subset of ``min(n, self.n)`` rows (same domains)."""
-        n = check_int(n, "n", minimum=1)
-        if n >= self.n:
-            return self
-        idx = np.sort(as_generator(rng).choice(self.n, size=n, replace=False))
-        return CodedTable(self.X[idx], self.y[idx], self.sizes, self.names, self.classes,
-                          self.source + f" (random subsample of {n:,} rows)", self.real, self.extra)
-
-
-def equal_width_codes(values: Any, bins: int = 10) -> np.ndarray:
-    """Equal-width binning on ``[min, max]`` into ``bins`` codes ``0..bins-1`` (Sec. 7.1's discretisation)."""
-    bins = check_int(bins, "bins", minimum=1)
-    v = np.asarray(values, dtype=float)
-    if v.ndim != 1 or v.size == 0 or not np.all(np.isfinite(v)):
-        raise ValueError("values must be a non-empty 1-D array of finite numbers")
-    lo, hi = float(v.min()), float(v.max())
-    if hi == lo:
-        return np.zeros(v.size, dtype=np.int64)
-    edges = np.linspace(lo, hi, bins + 1)[1:-1]
-    return np.digitize(v, edges).astype(np.int64)
-
-
 def code_frame(frame: pd.DataFrame, label: str, continuous: Sequence[str], bins: int = 10,
                source: str = "", real: bool = True) -> CodedTable:
-    """Code a DataFrame: continuous columns into ``bins`` equal-width bins, others as categories.
+    """Code a DataFrame as in Sec. 7.1: continuous columns into ``bins`` equal-width bins, others as categories.
 
-    Missing categorical values become their own category ``"?"`` (Adult keeps its '?' rows).
+    Categories are compared as strings; a missing categorical value becomes its own
+    category ``"?"`` (Adult keeps its '?' rows) and every attribute has a domain of
+    at least 2 values (the mechanisms need ``m >= 2``).
     """
     if label not in frame.columns:
         raise ValueError(f"label column {label!r} is not in the frame (columns: {list(frame.columns)})")
-    cols, sizes, names = [], [], []
-    for col in frame.columns:
-        if col == label:
-            continue
-        if col in continuous:
-            codes = equal_width_codes(frame[col].to_numpy(dtype=float), bins)
-            size = bins
-        else:
-            values = frame[col].astype(object).where(frame[col].notna(), "?").astype(str)
-            cats, codes = np.unique(values.to_numpy(), return_inverse=True)
-            size = max(len(cats), 2)
-        cols.append(codes.astype(np.int64))
-        sizes.append(int(size))
-        names.append(str(col))
-    labels = frame[label].astype(str).to_numpy()
-    classes, y = np.unique(labels, return_inverse=True)
-    return CodedTable(np.column_stack(cols), y.astype(np.int64), tuple(sizes), tuple(names),
-                      tuple(str(c) for c in classes), source, real)
+    data = frame.copy()
+    for col in data.columns:
+        if col != label and col not in continuous:
+            data[col] = data[col].astype(object).where(data[col].notna(), "?").astype(str)
+    return CodedTable.from_frame(data, label=label, continuous=continuous, bins=bins, min_size=2,
+                                 source=source, real=real)
 
 
 ADULT_CONTINUOUS = ("age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week")
@@ -189,7 +125,7 @@ def adult_table(frame: pd.DataFrame | None = None) -> CodedTable:
     if "split" in frame.columns:
         frame = frame[frame["split"] == "train"].drop(columns="split")
     return code_frame(frame.reset_index(drop=True), "income", ADULT_CONTINUOUS,
-                      source="UCI Adult, training file (32,561 rows)")
+                      source=f"UCI Adult, training file ({ADULT_N:,} rows)")
 
 
 _NODE_GROUPS = (("tau2", "tau3", "tau4"), ("p2", "p3", "p4"), ("g2", "g3", "g4"))
@@ -217,7 +153,7 @@ def smartgrid_table(frame: pd.DataFrame, *, augment: bool = True, source: str = 
     if "stabf" in data.columns:
         data = data.drop(columns="stabf")
     data["label"] = np.where(data["stab"].to_numpy() > 0, "unstable", "stable")
-    if augment and len(data) < 60_000:
+    if augment and len(data) < SMARTGRID_N:
         data = smartgrid_augment(data)
     cont = [c for c in data.columns if c != "label"]
     return code_frame(data, "label", cont, source=source or "UCI grid stability x 6 node permutations",
@@ -248,7 +184,6 @@ def smartgrid_standin(n0: int = 10_000, rng: Any = 20250) -> pd.DataFrame:
 
 
 #: Domain sizes of the 15 Healthcare attributes after binning (our choice for the stand-in).
-HEALTHCARE_N = 318_438
 HEALTHCARE_DOMAINS = (32, 7, 11, 3, 10, 5, 6, 6, 5, 38, 3, 3, 10, 10, 10)
 HEALTHCARE_NAMES = ("Hospital_code", "Hospital_type_code", "City_Code_Hospital", "Hospital_region_code",
                     "Available_Extra_Rooms", "Department", "Ward_Type", "Ward_Facility_Code", "Bed_Grade",
@@ -290,7 +225,8 @@ def healthcare_standin(n: int = HEALTHCARE_N, rng: Any = 7, positive_rate: float
         cdf[:, -1] = 1.0
         u = gen.random(n)
         X[:, c] = np.minimum((u[:, None] > cdf[y]).sum(axis=1), table.shape[1] - 1)
-    return CodedTable(X, y, HEALTHCARE_DOMAINS, HEALTHCARE_NAMES, ("<=30 days", ">30 days"),
+    return CodedTable(X, HEALTHCARE_NAMES, tuple(tuple(range(m)) for m in HEALTHCARE_DOMAINS), y,
+                      ("<=30 days", ">30 days"),
                       source=f"Healthcare-like stand-in generator ({n:,} rows)", real=False)
 
 

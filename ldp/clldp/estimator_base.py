@@ -13,8 +13,9 @@ attribute domains); unseen values at prediction time carry no evidence.  With
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from numbers import Real
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin

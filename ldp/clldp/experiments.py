@@ -23,24 +23,25 @@ estimates against the empirical joint of the generated records.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from .._checks import as_generator, check_epsilon, check_int
+from ..tables import ProductDomain
 from .accounting import pl_true_beliefs
 from .attack import clldp_attack, labeldp_attack
-from .belief import belief_functions, true_conditionals
-from .leakage import khr_leakage
 from .basic import BasicSolution
-from .belief import estimate_conditionals
+from .belief import belief_functions, estimate_conditionals, true_conditionals
 from .datasets import CodedTable, load_public, make_synthetic, synthetic_conditional
-from .encoding import combination_codes
+from .encoding import label_attribute_domain
 from .kchoice import k_floor, select_k
 from .khr import KHR
+from .leakage import khr_leakage
 from .naive_bayes import CLLDPNaiveBayes
 from .omega import conditional_from_joint, omega, omega_curve
+from .paper import FIG6_EPSILON, OMEGA_SAMPLE_FRACTION, SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL, TRAIN_FRACTION, TREE_DEPTH
 from .tree import CLLDPDecisionTree
 
 __all__ = ["JOINT_METHODS", "CLASSIFIER_METHODS", "FIG3_PUBLIC_ATTRIBUTE", "joint_error_trial",
@@ -48,8 +49,10 @@ __all__ = ["JOINT_METHODS", "CLASSIFIER_METHODS", "FIG3_PUBLIC_ATTRIBUTE", "join
            "public_table", "classifier_trial", "attack_trial", "tree_true_leakage", "tree_leakage_trial",
            "nb_leakage_trial"]
 
-_M_ATTR, _M_LABEL = 50, 5
+_M_ATTR, _M_LABEL = SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL
 _M = _M_ATTR * _M_LABEL
+#: the synthetic sets' (label, attribute) domain
+_PAIRS = label_attribute_domain(_M_ATTR, _M_LABEL)
 #: Fig. 3 legend
 JOINT_METHODS = ("basic solution", "kHR k=1", "kHR k=floor", "kHR Eq. 8")
 #: Fig. 4 legend (+ the non-private reference line)
@@ -102,7 +105,7 @@ def joint_error_trial(dataset: str, epsilon: float, n: int, rng: Any) -> list[di
     n = check_int(n, "n", minimum=1)
     gen = as_generator(rng)
     attr, label = make_synthetic(dataset, n, gen)
-    truth = np.bincount(label * _M_ATTR + attr, minlength=_M) / n
+    truth = np.bincount(_PAIRS.encode(label, attr), minlength=_M) / n
     cond = synthetic_conditional(dataset)
     rows, done = [], {}
     basic = BasicSolution(eps, _M_ATTR, _M_LABEL)
@@ -121,7 +124,7 @@ def joint_error_trial(dataset: str, epsilon: float, n: int, rng: Any) -> list[di
 
 
 def public_joint_error_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | None = None,
-                             omega_fraction: float = 0.1, attribute: str | None = None) -> list[dict]:
+                             omega_fraction: float = OMEGA_SAMPLE_FRACTION, attribute: str | None = None) -> list[dict]:
     """Fig. 3 on a public table, one trial: the joint of one attribute and the label.
 
     A random ``omega_fraction`` of the rows (10%, Sec. 7.3) reports
@@ -151,7 +154,7 @@ def public_joint_error_trial(dataset: str, epsilon: float, rng: Any, max_rows: i
     true_cond = true_conditionals(a[:, None], y, [m_a], m_l)[0]
     attr, label = a[rest], y[rest]
     n = attr.size
-    truth = np.bincount(label * m_a + attr, minlength=m) / n
+    truth = np.bincount(label_attribute_domain(m_a, m_l).encode(label, attr), minlength=m) / n
     basic = BasicSolution(eps, m_a, m_l)
     counts = basic.simulate_counts(np.bincount(basic.encode(attr, label), minlength=m), gen)
     common = dict(attribute=name, m=m, n=n)
@@ -169,17 +172,17 @@ def public_joint_error_trial(dataset: str, epsilon: float, rng: Any, max_rows: i
     return rows
 
 
-def k_sweep_trial(dataset: str, ks: tuple, n: int, rng: Any, epsilon: float = 3.0) -> list[dict]:
+def k_sweep_trial(dataset: str, ks: tuple, n: int, rng: Any, epsilon: float = FIG6_EPSILON) -> list[dict]:
     """Fig. 6, one trial: error of kHR for every ``k`` in ``ks`` on one draw of ``dataset``."""
     gen = as_generator(rng)
     attr, label = make_synthetic(dataset, n, gen)
-    truth = np.bincount(label * _M_ATTR + attr, minlength=_M) / n
+    truth = np.bincount(_PAIRS.encode(label, attr), minlength=_M) / n
     cond = synthetic_conditional(dataset)
     return [dict(k=int(k), err=_khr_error(attr, label, truth, epsilon, int(k), omega(cond, int(k)), gen))
             for k in ks]
 
 
-@lru_cache(maxsize=None)
+@cache
 def public_table(name: str, max_rows: int | None = None) -> tuple[CodedTable, Any]:
     """A public table (cached per process), uniformly subsampled to ``max_rows`` with a fixed seed."""
     table, source = load_public(name, max_rows)
@@ -188,14 +191,14 @@ def public_table(name: str, max_rows: int | None = None) -> tuple[CodedTable, An
     return table, source
 
 
-def _split(n: int, gen: np.random.Generator, train: float = 0.7) -> tuple[np.ndarray, np.ndarray]:
+def _split(n: int, gen: np.random.Generator, train: float = TRAIN_FRACTION) -> tuple[np.ndarray, np.ndarray]:
     perm = gen.permutation(n)
     cut = int(round(train * n))
     return np.sort(perm[:cut]), np.sort(perm[cut:])
 
 
 def classifier_trial(dataset: str, model: str, epsilon: float, rng: Any, max_rows: int | None = None,
-                     max_depth: int = 5) -> list[dict]:
+                     max_depth: int = TREE_DEPTH) -> list[dict]:
     """Fig. 4, one trial: a fresh 70/30 split, then every method's test accuracy.
 
     ``model`` is ``"NB"`` or ``"DT"``.  CLLDP methods estimate ω from 10% of the
@@ -235,7 +238,7 @@ def attack_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | None = 
     m_l = len(table.classes)
     lab = labeldp_attack(X, y, table.sizes, m_l, epsilon, gen)
     perm = gen.permutation(tr.size)
-    n_w = int(round(0.1 * tr.size))
+    n_w = int(round(OMEGA_SAMPLE_FRACTION * tr.size))
     sample, rest = np.sort(perm[:n_w]), np.sort(perm[n_w:])
     tables = estimate_conditionals(X[sample], y[sample], table.sizes, m_l, epsilon, gen)
     a = clldp_attack(X[rest], y[rest], table.sizes, m_l, epsilon, tables, gen, variant="A")
@@ -265,9 +268,9 @@ def tree_true_leakage(clf: CLLDPDecisionTree, X: np.ndarray, y: np.ndarray) -> n
             key = (s, int(clf.k_[i]))
             if key not in cache:
                 attrs = tuple(sorted(s))
-                sv = combination_codes([X[:, a] for a in attrs], [sizes[a] for a in attrs])
-                m_s = int(np.prod([sizes[a] for a in attrs]))
-                joint = np.bincount(y * m_s + sv, minlength=m_l * m_s).reshape(m_l, m_s).astype(float)
+                cells = ProductDomain([m_l] + [sizes[a] for a in attrs])
+                flat = cells.encode(y, *(X[:, a] for a in attrs))
+                joint = np.bincount(flat, minlength=cells.size).reshape(m_l, -1).astype(float)
                 cache[key] = float(omega_curve(conditional_from_joint(joint), np.array([key[1]]))[0])
             w_true[r, i] = cache[key]
     return np.log(pl_true_beliefs(clf.budgets_, clf.omegas_, w_true))

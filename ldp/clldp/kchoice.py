@@ -14,7 +14,8 @@ ceiling at most ``⌊m/2⌋``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from .._checks import as_generator, check_codes, check_epsilon, check_int, check_probability
 from ..oracles import GRR, FrequencyOracle, SubsetSelection
-from .encoding import ProductDomain
+from .encoding import label_attribute_domain
 
 __all__ = [
     "check_omega",
@@ -172,10 +172,10 @@ class KHR(FrequencyOracle):
     name = "kHR"
 
     def __init__(self, epsilon: float, omega: float, k: int, m_attr: int, m_label: int) -> None:
-        domain = ProductDomain(m_attr, m_label)
-        super().__init__(epsilon, domain.m)
+        domain = label_attribute_domain(m_attr, m_label)
+        super().__init__(epsilon, domain.size)
         self.domain = domain
-        self.m_attr, self.m_label, self.m = domain.m_attr, domain.m_label, domain.m
+        (self.m_label, self.m_attr), self.m = domain.sizes, domain.size
         self.omega = check_omega(omega)
         self.k = _check_k(k, self.m)
         self._p = khr_p(self.epsilon, self.omega, self.k, self.m)
@@ -202,17 +202,13 @@ class KHR(FrequencyOracle):
     # ------------------------------------------------------------------ client side
     def encode(self, attr: Any, label: Any) -> np.ndarray:
         """Product-domain indices ``x = label * m_attr + attr`` (Algorithm 1, line 1)."""
-        return self.domain.encode(attr, label)
+        return self.domain.encode(label, attr)
 
     def perturb(self, x: Any, rng: Any = None) -> np.ndarray:
         """Algorithm 1 for a whole population of indices ``x``: an ``n x k`` array of distinct indices."""
         x = self._codes(x)
         gen = as_generator(rng)
         return self.as_subset_selection().perturb(x, gen)  # smallest integer dtype that holds m - 1
-
-    def perturb_pairs(self, attr: Any, label: Any, rng: Any = None) -> np.ndarray:
-        """:meth:`perturb` applied to :meth:`encode` ``(attr, label)``."""
-        return self.perturb(self.encode(attr, label), rng)
 
     def perturb_and_count(self, x: Any, rng: Any = None) -> np.ndarray:
         """Per-user perturbation followed by aggregation, without keeping the reports."""
@@ -231,22 +227,18 @@ class KHR(FrequencyOracle):
 
     def estimate_joint(self, reports: Any) -> np.ndarray:
         """Eq. (5) reshaped to the ``(m_label, m_attr)`` joint table ``Pr^{l, s_v}`` (raw, unclipped)."""
-        return self.domain.as_joint(self.estimate(reports))
+        return self.domain.reshape(self.estimate(reports))
 
     def joint_from_counts(self, counts: Any, n: int) -> np.ndarray:
         """Eq. (5) from support counts of ``n`` reports, as the ``(m_label, m_attr)`` table."""
-        return self.domain.as_joint(self.estimate_from_support(counts, n))
+        return self.domain.reshape(self.estimate_from_support(counts, n))
 
     def decode_reports(self, reports: Any) -> tuple[np.ndarray, np.ndarray]:
         """``(attr, label)`` of every reported index, each an ``n x k`` array."""
-        return self.domain.decode(reports)
+        label, attr = self.domain.decode(reports, "reports")
+        return attr, label
 
     # ------------------------------------------------------------------ analysis
-    def variance_approx(self, n: int) -> float:
-        """Approximate Eq. (7): ``q(1-q)/(n(p-q)^2)``."""
-        n = check_int(n, "n", minimum=1)
-        return approx_n_variance(self.p, self.q) / n
-
     def expected_sq_l2(self, n: int) -> float:
         """``E[Σ_x (f̂_x - f_x)^2]`` for ``n`` users (Eq. (7) summed over the domain)."""
         return expected_sq_l2(self.epsilon, self.omega, self.k, self.m, n)

@@ -21,8 +21,9 @@ the non-private model (exact counts).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +35,7 @@ from .estimator_base import CLLDPClassifierBase
 from .kchoice import resolve_k
 from .khr import KHR
 from .omega import conditional_from_joint
+from .paper import OMEGA_SAMPLE_FRACTION
 
 __all__ = ["NBTables", "collect_clldp_joints", "labeldp_joints", "exact_joints", "nb_from_joints",
            "CLLDPNaiveBayes", "PROB_FLOOR"]
@@ -209,7 +211,7 @@ class CLLDPNaiveBayes(CLLDPClassifierBase):
     """
 
     def __init__(self, epsilon: float = 1.0, mechanism: str = "khr", k: Any = "eq8", omega: Any = "sample",
-                 omega_fraction: float = 0.1, n_categories: Sequence[int] | None = None,
+                 omega_fraction: float = OMEGA_SAMPLE_FRACTION, n_categories: Sequence[int] | None = None,
                  random_state: Any = None) -> None:
         self.epsilon = epsilon
         self.mechanism = mechanism
@@ -219,7 +221,7 @@ class CLLDPNaiveBayes(CLLDPClassifierBase):
         self.n_categories = n_categories
         self.random_state = random_state
 
-    def fit(self, X: Any, y: Any, keep_reports: bool = False) -> "CLLDPNaiveBayes":
+    def fit(self, X: Any, y: Any, keep_reports: bool = False) -> CLLDPNaiveBayes:
         """Simulate every training user's report and fit the collector's model."""
         self._check_params()
         codes, y_codes = self._fit_coding(X, y)

@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_int
-from ..estimate import clip_normalise
 from ..audit import check_channel
+from ..estimate import clip_normalise
 
 __all__ = ["check_conditional", "omega", "omega_curve", "omega_bruteforce", "conditional_from_joint"]
 

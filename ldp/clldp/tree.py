@@ -106,10 +106,6 @@ class TreeNode:
                 yield from child.iter_nodes()
 
     @property
-    def n_leaves(self) -> int:
-        return sum(1 for nd in self.iter_nodes() if nd.is_leaf)
-
-    @property
     def max_depth(self) -> int:
         return max(nd.depth for nd in self.iter_nodes() if nd.is_leaf)
 

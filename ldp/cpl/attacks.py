@@ -31,14 +31,26 @@ them with the CPL paper's parametrisation (RAPPOR = SUE, SS with ``floor``, OLH 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy import integrate, stats
 
 from .._checks import as_generator, check_int
-from ..oracles import (BLH, GRR, OLH, OUE, SHE, SUE, Exponential, FrequencyOracle, LocalHashing, SubsetSelection,
-                       UnaryEncoding)
+from ..oracles import (
+    BLH,
+    GRR,
+    OLH,
+    OUE,
+    SHE,
+    SUE,
+    Exponential,
+    FrequencyOracle,
+    LocalHashing,
+    SubsetSelection,
+    UnaryEncoding,
+)
 
 __all__ = [
     "PAPER_MECHANISMS",
@@ -147,66 +159,93 @@ def infer(oracle: FrequencyOracle, reports: Any, rng: Any = None, *, rule: str =
     numpy.ndarray of int64
     """
     gen = as_generator(rng)
-    d = oracle.d
     if isinstance(oracle, GRR):                  # includes Exponential
-        y = np.asarray(reports)
-        if y.ndim != 1 or not np.issubdtype(y.dtype, np.integer):
-            raise TypeError(f"{oracle.name} reports must be a 1-D integer array")
-        if y.size and (y.min() < 0 or y.max() >= d):
-            raise ValueError(f"{oracle.name} reports must lie in 0..{d - 1}")
-        return y.astype(np.int64)
+        return _infer_grr(oracle, reports)
     if isinstance(oracle, UnaryEncoding):
-        bits = oracle._check_reports(reports)
-        out = np.empty(bits.shape[0], dtype=np.int64)
-        step = _rows_per_chunk(d)
-        for s in range(0, bits.shape[0], step):
-            out[s:s + step] = _uniform_member(bits[s:s + step], gen)
-        return out
+        return _infer_unary(oracle, reports, gen)
     if isinstance(oracle, SubsetSelection):
-        subsets = np.asarray(reports)
-        if subsets.ndim != 2 or subsets.shape[1] != oracle.subset_size:
-            raise ValueError(f"SS reports must be an n x {oracle.subset_size} array, got shape {subsets.shape}")
-        pick = gen.integers(0, oracle.subset_size, size=subsets.shape[0])
-        return subsets[np.arange(subsets.shape[0]), pick].astype(np.int64)
+        return _infer_subset(oracle, reports, gen)
     if isinstance(oracle, LocalHashing):
-        a, b, y = oracle._check_reports(reports)
-        out = np.empty(y.size, dtype=np.int64)
-        values = np.arange(d, dtype=np.int64)
-        step = _rows_per_chunk(d)
-        for s in range(0, y.size, step):
-            sl = slice(s, s + step)
-            mask = oracle.hash_values(a[sl, None], b[sl, None], values[None, :]) == y[sl, None]
-            out[sl] = _uniform_member(mask, gen)
-        return out
+        return _infer_local_hash(oracle, reports, gen)
     if isinstance(oracle, SHE):
-        y = np.asarray(reports, dtype=float)
-        if y.ndim != 2 or y.shape[1] != d:
-            raise ValueError(f"SHE reports must be an n x {d} matrix, got shape {y.shape}")
-        if rule == "argmax":
-            return np.argmax(y, axis=1).astype(np.int64)
-        if rule == "map":
-            if prior is None:
-                raise ValueError("rule='map' needs prior (a distribution over the d values)")
-            pr = np.asarray(prior, dtype=float)
-            if pr.shape != (d,) or np.any(pr < 0) or not np.isclose(pr.sum(), 1.0):
-                raise ValueError(f"prior must be a distribution of length {d}")
-            with np.errstate(divide="ignore"):
-                logp = np.log(pr)
-            b = oracle.scale
-            # log f(y|v) = const + (|y_v| - |y_v - 1|)/b, which is flat in y_v outside [0, 1], so the
-            # posterior often has several maximisers; ties go to the largest y_v (with a uniform prior
-            # this makes the MAP rule coincide with argmax y).  Chunked over users.
-            out = np.empty(y.shape[0], dtype=np.int64)
-            step = _rows_per_chunk(d)
-            for s in range(0, y.shape[0], step):
-                yy = y[s:s + step]
-                score = logp + (np.abs(yy) - np.abs(yy - 1.0)) / b
-                top = score >= score.max(axis=1, keepdims=True) - 1e-12
-                out[s:s + step] = np.argmax(np.where(top, yy, -np.inf), axis=1)
-            return out
-        raise ValueError(f"rule must be 'argmax' or 'map', got {rule!r}")
+        return _infer_she(oracle, reports, rule, prior)
     raise TypeError(f"no Appendix-B attack is defined for {type(oracle).__name__}; supported: GRR, Exponential, "
                     "unary encoding (SUE/OUE), local hashing (BLH/OLH), SubsetSelection, SHE")
+
+
+def _infer_grr(oracle: GRR, reports: Any) -> np.ndarray:
+    """GRR and Exponential report one value: the attack takes it."""
+    d = oracle.d
+    y = np.asarray(reports)
+    if y.ndim != 1 or not np.issubdtype(y.dtype, np.integer):
+        raise TypeError(f"{oracle.name} reports must be a 1-D integer array")
+    if y.size and (y.min() < 0 or y.max() >= d):
+        raise ValueError(f"{oracle.name} reports must lie in 0..{d - 1}")
+    return y.astype(np.int64)
+
+
+def _infer_unary(oracle: UnaryEncoding, reports: Any, gen: np.random.Generator) -> np.ndarray:
+    """Unary encoding: a uniformly drawn set bit (a uniform value when no bit is set), chunked over users."""
+    bits = oracle._check_reports(reports)
+    out = np.empty(bits.shape[0], dtype=np.int64)
+    step = _rows_per_chunk(oracle.d)
+    for s in range(0, bits.shape[0], step):
+        out[s:s + step] = _uniform_member(bits[s:s + step], gen)
+    return out
+
+
+def _infer_subset(oracle: SubsetSelection, reports: Any, gen: np.random.Generator) -> np.ndarray:
+    """Subset selection: a uniformly drawn member of the reported subset."""
+    subsets = np.asarray(reports)
+    if subsets.ndim != 2 or subsets.shape[1] != oracle.subset_size:
+        raise ValueError(f"SS reports must be an n x {oracle.subset_size} array, got shape {subsets.shape}")
+    pick = gen.integers(0, oracle.subset_size, size=subsets.shape[0])
+    return subsets[np.arange(subsets.shape[0]), pick].astype(np.int64)
+
+
+def _infer_local_hash(oracle: LocalHashing, reports: Any, gen: np.random.Generator) -> np.ndarray:
+    """Local hashing: a uniformly drawn value among those hashing to the report, chunked over users."""
+    d = oracle.d
+    a, b, y = oracle._check_reports(reports)
+    out = np.empty(y.size, dtype=np.int64)
+    values = np.arange(d, dtype=np.int64)
+    step = _rows_per_chunk(d)
+    for s in range(0, y.size, step):
+        sl = slice(s, s + step)
+        mask = oracle.hash_values(a[sl, None], b[sl, None], values[None, :]) == y[sl, None]
+        out[sl] = _uniform_member(mask, gen)
+    return out
+
+
+def _infer_she(oracle: SHE, reports: Any, rule: str, prior: Any) -> np.ndarray:
+    """SHE: the largest coordinate (``rule="argmax"``) or the MAP value under ``prior`` (``rule="map"``)."""
+    d = oracle.d
+    y = np.asarray(reports, dtype=float)
+    if y.ndim != 2 or y.shape[1] != d:
+        raise ValueError(f"SHE reports must be an n x {d} matrix, got shape {y.shape}")
+    if rule == "argmax":
+        return np.argmax(y, axis=1).astype(np.int64)
+    if rule != "map":
+        raise ValueError(f"rule must be 'argmax' or 'map', got {rule!r}")
+    if prior is None:
+        raise ValueError("rule='map' needs prior (a distribution over the d values)")
+    pr = np.asarray(prior, dtype=float)
+    if pr.shape != (d,) or np.any(pr < 0) or not np.isclose(pr.sum(), 1.0):
+        raise ValueError(f"prior must be a distribution of length {d}")
+    with np.errstate(divide="ignore"):
+        logp = np.log(pr)
+    b = oracle.scale
+    # log f(y|v) = const + (|y_v| - |y_v - 1|)/b, which is flat in y_v outside [0, 1], so the
+    # posterior often has several maximisers; ties go to the largest y_v (with a uniform prior
+    # this makes the MAP rule coincide with argmax y).  Chunked over users.
+    out = np.empty(y.shape[0], dtype=np.int64)
+    step = _rows_per_chunk(d)
+    for s in range(0, y.shape[0], step):
+        yy = y[s:s + step]
+        score = logp + (np.abs(yy) - np.abs(yy - 1.0)) / b
+        top = score >= score.max(axis=1, keepdims=True) - 1e-12
+        out[s:s + step] = np.argmax(np.where(top, yy, -np.inf), axis=1)
+    return out
 
 
 # ----------------------------------------------------------------------------- effective channels

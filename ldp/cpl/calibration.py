@@ -26,7 +26,8 @@ perfectly correlated attributes give ``ε* = ε̄/n`` (the SPL split); always
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -116,7 +117,6 @@ def calibrate_budget(conditionals: Sequence[Sequence[Any]], eps_bar: float, *, m
     eps_bar = check_epsilon(eps_bar, "eps_bar")
     step = check_epsilon(step, "step")
     rule = cpl_function(method)
-    n = len(C)
     evals = 0
 
     def worst(e: float) -> float:
@@ -124,37 +124,49 @@ def calibrate_budget(conditionals: Sequence[Sequence[Any]], eps_bar: float, *, m
         evals += 1
         return float(_tpl(C, e, rule).max())
 
-    start = eps_bar / n
+    start = eps_bar / len(C)
     tol = 1e-12 * eps_bar
     w0 = worst(start)
     if w0 > eps_bar + tol:
         raise ValueError(f"even the equal split eps_bar/n = {start:.6g} violates the bound (max TPL {w0:.6g})")
     if search == "grid":
-        hi_j = int(math.floor((eps_bar - start) / step + 1e-9))
-        lo_j, lo_w = 0, w0                       # invariant: lo_j feasible
-        top = hi_j
-        while lo_j < top:
-            mid = (lo_j + top + 1) // 2
-            wm = worst(start + mid * step)
-            if wm <= eps_bar + tol:
-                lo_j, lo_w = mid, wm
-            else:
-                top = mid - 1
-        return CalibrationResult(start + lo_j * step, lo_w, evals)
-    if search == "bisect":
-        lo, hi, lo_w = start, eps_bar, w0
-        w_hi = worst(hi)
-        if w_hi <= eps_bar + tol:
-            return CalibrationResult(hi, w_hi, evals)
-        while hi - lo > step:
-            mid = 0.5 * (lo + hi)
-            wm = worst(mid)
-            if wm <= eps_bar + tol:
-                lo, lo_w = mid, wm
-            else:
-                hi = mid
-        return CalibrationResult(lo, lo_w, evals)
-    raise ValueError(f"search must be 'grid' or 'bisect', got {search!r}")
+        eps, w = _grid_search(worst, start, w0, eps_bar + tol, math.floor((eps_bar - start) / step + 1e-9), step)
+    elif search == "bisect":
+        eps, w = _bisect_search(worst, start, w0, eps_bar, eps_bar + tol, step)
+    else:
+        raise ValueError(f"search must be 'grid' or 'bisect', got {search!r}")
+    return CalibrationResult(eps, w, evals)
+
+
+def _grid_search(worst: Callable[[float], float], start: float, w0: float, bound: float, hi_j: int,
+                 step: float) -> tuple[float, float]:
+    """Largest feasible grid point ``start + j step``, ``j <= hi_j`` (binary search; ``j = 0`` is feasible)."""
+    lo_j, lo_w = 0, w0                       # invariant: lo_j feasible
+    top = int(hi_j)
+    while lo_j < top:
+        mid = (lo_j + top + 1) // 2
+        wm = worst(start + mid * step)
+        if wm <= bound:
+            lo_j, lo_w = mid, wm
+        else:
+            top = mid - 1
+    return start + lo_j * step, lo_w
+
+
+def _bisect_search(worst: Callable[[float], float], lo: float, lo_w: float, hi: float, bound: float,
+                   step: float) -> tuple[float, float]:
+    """Feasible end of a bisection on ``[lo, hi]`` (``lo`` feasible) stopped once shorter than ``step``."""
+    w_hi = worst(hi)
+    if w_hi <= bound:
+        return hi, w_hi
+    while hi - lo > step:
+        mid = 0.5 * (lo + hi)
+        wm = worst(mid)
+        if wm <= bound:
+            lo, lo_w = mid, wm
+        else:
+            hi = mid
+    return lo, lo_w
 
 
 def algorithm3_as_printed(conditionals: Sequence[Sequence[Any]], eps_bar: float, *, method: Any = "alg2",

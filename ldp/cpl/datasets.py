@@ -1,4 +1,7 @@
-"""Datasets of the CPL paper (Jayawardana et al.): real-data encoders, the Appendix-K joint, and seeded stand-in generators.
+"""Datasets of the CPL paper (Jayawardana et al.): real data as categorical frames, the Appendix-K joint, seeded stand-ins.
+
+Every frame here is coded with :meth:`ldp.tables.CodedTable.from_frame` (observed
+categories in sorted order, missing values refused).
 
 Real data (through :mod:`ldp.data`): UCI Adult, binned with "scheme A" of
 our own (the paper's binning is unknown and the authors' code cannot recover it), and the Kaggle CVD file
@@ -25,7 +28,8 @@ paper data; generators are seeded and store parameters, not data):
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -37,8 +41,6 @@ __all__ = [
     "CVD_FIXTURE_JOINT",
     "CELEBA_ATTRIBUTES",
     "CALIBRATION_ATTRIBUTES",
-    "Encoded",
-    "encode",
     "sample_joint",
     "adult_scheme_a",
     "cvd_categorical",
@@ -58,39 +60,6 @@ APPK_JOINT = np.array([[.20, .00, .00, .00],
 #: L_{Cardio→Cholesterol} = 0.3381 and L_{Cholesterol→Cardio} = 0.1769 under GRR at ε = 1 (a fixture)
 CVD_FIXTURE_JOINT = np.array([[0.42012, 0.05334, 0.02684],
                               [0.32863, 0.08279, 0.08827]])
-
-
-class Encoded(NamedTuple):
-    """A label-encoded categorical dataset."""
-
-    codes: np.ndarray          #: (N, n) integer codes, smallest signed dtype
-    sizes: np.ndarray          #: (n,) domain sizes (observed categories)
-    names: list[str]           #: attribute names
-    categories: list[list[Any]]  #: the category behind each code
-
-
-def encode(frame: pd.DataFrame, columns: Sequence[str] | None = None) -> Encoded:
-    """Label-encode the given columns (observed categories only, in sorted order); rows with NA refused."""
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
-    cols = list(frame.columns) if columns is None else list(columns)
-    missing = [c for c in cols if c not in frame.columns]
-    if missing:
-        raise ValueError(f"columns not in frame: {missing}")
-    sub = frame[cols]
-    if sub.isna().any().any():
-        bad = [c for c in cols if sub[c].isna().any()]
-        raise ValueError(f"columns {bad} contain missing values; drop or impute them first")
-    codes, sizes, cats = [], [], []
-    for c in cols:
-        cat = pd.Categorical(sub[c])
-        cat = cat.remove_unused_categories()
-        codes.append(np.asarray(cat.codes, dtype=np.int64))
-        sizes.append(len(cat.categories))
-        cats.append(list(cat.categories))
-    arr = np.stack(codes, axis=1)
-    dtype = np.int8 if max(sizes) <= 127 else np.int32
-    return Encoded(arr.astype(dtype), np.array(sizes, dtype=np.int64), cols, cats)
 
 
 def sample_joint(joint: Any, n: int, rng: Any = None) -> np.ndarray:

@@ -8,7 +8,8 @@ count-level path of :mod:`ldp.cpl.statistical` unless stated otherwise.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,6 +22,7 @@ from . import statistical as st
 from . import tcpl as tc
 from .datasets import APPK_JOINT, sample_joint
 from .dependence import nmi_joint, pcc_from_table
+from .paper import R_EXPANSION
 from .theory import appendix_k_closed_form, conditional, cpl_grr
 
 __all__ = [
@@ -80,7 +82,7 @@ def neighbour_cpl(codes: Any, sizes: Any, primary: int, neighbours: Sequence[int
 
 
 def cpl_matrices(codes: Any, sizes: Any, epsilon: float, *, mechanisms: Sequence[str] = at.PAPER_MECHANISMS,
-                 r: int = 50, rng: Any = None, min_count: float = 0,
+                 r: int = R_EXPANSION, rng: Any = None, min_count: float = 0,
                  references: Sequence[str] = ("alg2", "grr", "exp")) -> dict[str, np.ndarray]:
     """All ordered-pair CPL matrices of one dataset at one ε.
 

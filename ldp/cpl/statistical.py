@@ -47,7 +47,8 @@ notebooks therefore run the significance test on single released columns only.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import stats
@@ -55,6 +56,7 @@ from scipy import stats
 from .._checks import as_generator, check_epsilon, check_int
 from ..audit import check_channel
 from .attacks import _mechanism_factory, infer
+from .paper import R_EXPANSION, SURROGATES
 
 __all__ = [
     "SurrogateResult",
@@ -123,7 +125,7 @@ def expand(column: Any, r: int) -> np.ndarray:
     return np.tile(np.asarray(column), _check_r(r))
 
 
-def perturb_infer(codes: Any, sizes: Any, mechanism: Any, epsilon: float, *, r: int = 50, rng: Any = None,
+def perturb_infer(codes: Any, sizes: Any, mechanism: Any, epsilon: float, *, r: int = R_EXPANSION, rng: Any = None,
                   columns: Sequence[int] | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     """Stages 1-2 of Fig. 3: perturb every cell of the expanded dataset and infer its value.
 
@@ -436,7 +438,7 @@ def _p_value(observed: float, surrogates: np.ndarray, correction: bool) -> float
     return hits / surrogates.size
 
 
-def surrogate_test_counts(counts: Any, n_surrogates: int = 10_000, rng: Any = None, *, correction: bool = True,
+def surrogate_test_counts(counts: Any, n_surrogates: int = SURROGATES, rng: Any = None, *, correction: bool = True,
                           batch: int = 2000, **options: Any) -> SurrogateResult:
     """Surrogate (permutation) test for one released column, at count level (exact).
 

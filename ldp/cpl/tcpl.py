@@ -15,7 +15,8 @@ mechanism + attack (the two-level formula at ``ε_eff``).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 

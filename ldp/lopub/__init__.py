@@ -15,32 +15,71 @@ Modules, in the order of the paper:
 * :mod:`~ldp.lopub.synthesis`  dataset synthesis (Alg. 6)
 * :mod:`~ldp.lopub.pipeline`   Alg. 4 + Alg. 6 end to end
 * :mod:`~ldp.lopub.evaluation` SVM / random-forest utility of a release
-* :mod:`~ldp.lopub.schema`     coded categorical tables
+* :class:`ldp.tables.CodedTable` coded categorical tables (shared by every chapter)
 * :mod:`~ldp.lopub.datasets`   Adult, Retail and the TPC-E stand-in
 * :mod:`~ldp.lopub.examples`   the paper's worked examples and printed tables
 * :mod:`~ldp.lopub.authors`    Table 7 as the authors' public code computed it (coding, sample, ranking)
 * :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.experiments.sweep``)
 * :mod:`~ldp.lopub.figures`    one curve per estimator in the house style
 """
+from ..tables import CodedTable
 from . import authors
-from .dependency import (dependency_graph, edge_count, empirical_joint, empirical_mi_matrix, entropy,
-                         identification_rates, mi_threshold, mutual_information, pairwise_mi)
+from .dependency import (
+    dependency_graph,
+    edge_count,
+    empirical_joint,
+    empirical_mi_matrix,
+    entropy,
+    identification_rates,
+    mi_threshold,
+    mutual_information,
+    pairwise_mi,
+)
 from .em import EMResult, em_joint, em_joint_per_report
-from .encoding import (LoPubEncoder, amplified_epsilon, communication_cost, optimal_filter_length,
-                       optimal_hash_count, rappor_communication_cost, record_epsilon)
-from .evaluation import (average_classification_rate, binary_attributes, classification_rate,
-                         random_guess_rate, train_test_split_rows)
+from .encoding import (
+    LoPubEncoder,
+    amplified_epsilon,
+    communication_cost,
+    optimal_filter_length,
+    optimal_hash_count,
+    rappor_communication_cost,
+    record_epsilon,
+)
+from .evaluation import (
+    average_classification_rate,
+    binary_attributes,
+    classification_rate,
+    random_guess_rate,
+    train_test_split_rows,
+)
 from .hybrid import HybridResult, lasso_em_joint
 from .joint import EM, LASSO, LASSO_EM, METHODS, JointEstimate, estimate_joint
 from .junction import JunctionTree, covers_edges, has_running_intersection, junction_tree, triangulate
-from .lasso import (LassoResult, bit_counts, candidate_matrix, candidate_rank, debias_counts,
-                    identifiability_bound, kron_lasso_pair, lasso_from_counts, lasso_joint)
+from .lasso import (
+    LassoResult,
+    bit_counts,
+    candidate_matrix,
+    candidate_rank,
+    debias_counts,
+    identifiability_bound,
+    kron_lasso_pair,
+    lasso_from_counts,
+    lasso_joint,
+)
 from .likelihood import log_likelihood_table, mismatch_counts, report_probability
 from .pipeline import Reduction, Release, lopub_release, pairwise_joints, reduce_dimensions
-from .pruning import (PruneResult, entropy_prune, half_up, kept_attributes, loss_ratio, n_keep, pruning_table,
-                      reduction_ratio, relative_entropy)
+from .pruning import (
+    PruneResult,
+    entropy_prune,
+    half_up,
+    kept_attributes,
+    loss_ratio,
+    n_keep,
+    pruning_table,
+    reduction_ratio,
+    relative_entropy,
+)
 from .reports import LoPubReports
-from .schema import CodedTable
 from .synthesis import SynthesisResult, synthesize
 
 __all__ = [
@@ -51,7 +90,8 @@ __all__ = [
     "debias_counts", "dependency_graph", "edge_count", "em_joint", "em_joint_per_report", "empirical_joint",
     "empirical_mi_matrix",
     "entropy", "entropy_prune", "estimate_joint", "half_up", "has_running_intersection", "identifiability_bound",
-    "identification_rates", "junction_tree", "kept_attributes", "kron_lasso_pair", "lasso_em_joint", "lasso_from_counts",
+    "identification_rates", "junction_tree", "kept_attributes", "kron_lasso_pair", "lasso_em_joint",
+    "lasso_from_counts",
     "lasso_joint", "log_likelihood_table", "lopub_release", "loss_ratio", "mi_threshold", "mismatch_counts",
     "mutual_information", "n_keep", "optimal_filter_length", "optimal_hash_count", "pairwise_joints",
     "pairwise_mi", "pruning_table", "random_guess_rate", "rappor_communication_cost", "record_epsilon",

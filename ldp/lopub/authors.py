@@ -43,7 +43,7 @@ from .._checks import check_int, check_probability
 from .datasets import ADULT_ATTRIBUTES
 from .dependency import check_edge_rule, empirical_mi_matrix
 from .pruning import ROUNDINGS, SORT_KEYS, pruning_table
-from .schema import CodedTable
+from ..tables import CodedTable
 
 #: the six integer-valued Adult attributes that the authors cut into equal-width bins
 ADULT_BINNED = ("age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week")
@@ -194,7 +194,7 @@ def table7(table: CodedTable, phis: Sequence[float] = TABLE7_PHIS, *, data: str 
         raise ValueError(f"rounding must be one of {ROUNDINGS}, got {rounding!r}")
     check_edge_rule(edge_rule)
     rows = authors_sample(table, rate, seed) if data == "sample" else table
-    mi = empirical_mi_matrix(rows.codes, rows.domains)
-    margs = [np.bincount(rows.codes[:, j], minlength=v) / rows.n for j, v in enumerate(rows.domains)]
-    return pruning_table(mi, margs, rows.domains, phis, mode="nonbinary", rounding=rounding, key=key,
+    mi = empirical_mi_matrix(rows.codes, rows.sizes)
+    margs = [np.bincount(rows.codes[:, j], minlength=v) / rows.n for j, v in enumerate(rows.sizes)]
+    return pruning_table(mi, margs, rows.sizes, phis, mode="nonbinary", rounding=rounding, key=key,
                          edge_rule=edge_rule)

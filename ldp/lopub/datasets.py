@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._checks import as_generator, check_int
-from .schema import CodedTable
+from ..tables import CodedTable, equal_width_codes, interval_labels
 
 ADULT_ATTRIBUTES = (
     "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
@@ -47,27 +48,21 @@ RETAIL_ITEMS = 16
 TPCE_SVM_TARGETS = (1, 9, 22, 23)
 
 
-def _labels_from_edges(edges: np.ndarray) -> tuple[str, ...]:
-    return tuple(f"[{edges[i]:.6g}, {edges[i + 1]:.6g})" for i in range(edges.size - 1))
-
-
 def _equal_width(x: np.ndarray, k: int) -> tuple[np.ndarray, tuple[str, ...]]:
-    edges = np.linspace(x.min(), x.max(), k + 1)
-    codes = np.clip(np.searchsorted(edges, x, side="right") - 1, 0, k - 1)
-    return codes, _labels_from_edges(edges)
+    return equal_width_codes(x, k, return_labels=True)
 
 
 def _quantile(x: np.ndarray, k: int) -> tuple[np.ndarray, tuple[str, ...]]:
     edges = np.quantile(x, np.linspace(0, 1, k + 1))
     codes = np.clip(np.searchsorted(edges, x, side="right") - 1, 0, k - 1)
-    return codes, _labels_from_edges(edges)
+    return codes, interval_labels(edges)
 
 
 def _zero_then_quantile(x: np.ndarray, k: int) -> tuple[np.ndarray, tuple[str, ...]]:
     pos = x[x > 0]
     edges = np.quantile(pos, np.linspace(0, 1, k))
     codes = np.where(x > 0, 1 + np.clip(np.searchsorted(edges, x, side="right") - 1, 0, k - 2), 0)
-    return codes, ("0",) + _labels_from_edges(edges)
+    return codes, ("0",) + interval_labels(edges)
 
 
 _ADULT_BINS = {"age": (_equal_width, 32), "fnlwgt": (_quantile, 32), "capital_gain": (_zero_then_quantile, 16),
@@ -145,7 +140,7 @@ def _network(spec: Sequence[tuple], n: int, gen: np.random.Generator) -> np.ndar
     ``"map"`` (deterministic function given as an int array, param = that array).
     """
     cols: list[np.ndarray] = []
-    for name, size, parent, kind, param in spec:
+    for _name, size, parent, kind, param in spec:
         if kind == "root":
             p = gen.dirichlet(np.full(size, param))
             cols.append(_sample_rows(gen, p[None, :], np.zeros(n, dtype=np.int64)))

@@ -28,15 +28,16 @@ computes afterwards is post-processing.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .._checks import as_generator, check_domain_size, check_int, check_probability
 from ..oracles import BloomRAPPOR
 from ..oracles.bloom import epsilon_from_f, full_rank_seed
+from ..tables import CodedTable
 from .reports import LoPubReports, check_attrs
-from .schema import CodedTable
 
 SIZINGS = ("fixed", "optimal")
 #: gap between the starting hash seeds of consecutive attributes

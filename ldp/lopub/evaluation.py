@@ -15,7 +15,8 @@ trees; when the synthetic target column is constant, the constant is predicted.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -24,7 +25,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
 from .._checks import as_generator, check_int
-from .schema import CodedTable
+from ..tables import CodedTable
 
 MODELS = ("svm", "rf")
 
@@ -54,7 +55,7 @@ def one_hot(codes: np.ndarray, domains: Sequence[int]) -> sparse.csr_matrix:
 def _features(table: CodedTable, target: int, model: str) -> Any:
     cols = [j for j in range(table.d) if j != target]
     x = table.codes[:, cols]
-    return one_hot(x, [table.domains[j] for j in cols]) if model == "svm" else x
+    return one_hot(x, [table.sizes[j] for j in cols]) if model == "svm" else x
 
 
 def classification_rate(train: CodedTable, test: CodedTable, target: int, *, model: str = "rf",
@@ -62,8 +63,8 @@ def classification_rate(train: CodedTable, test: CodedTable, target: int, *, mod
     """Accuracy on ``test`` of a ``model`` trained on ``train`` to predict attribute ``target``."""
     if model not in MODELS:
         raise ValueError(f"model must be one of {MODELS}, got {model!r}")
-    if train.domains != test.domains:
-        raise ValueError(f"train and test schemas differ: {train.domains} vs {test.domains}")
+    if train.sizes != test.sizes:
+        raise ValueError(f"train and test schemas differ: {train.sizes} vs {test.sizes}")
     target = check_int(target, "target", minimum=0, maximum=train.d - 1)
     n_estimators = check_int(n_estimators, "n_estimators", minimum=1)
     y_train, y_test = train.codes[:, target], test.codes[:, target]

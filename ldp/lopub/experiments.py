@@ -13,11 +13,10 @@ list of result rows.  The randomness is split in two on purpose:
   estimators on random k-attribute combinations, plus the AVD of the product of
   the true marginals (the best any marginal-only method such as Lasso_JD can do
   on average; see :mod:`ldp.lopub.lasso`).
-* :func:`identification_trial` -- Figs 19-21: the dependency graph from estimated
-  pairwise joints against the graph of the exact mutual informations.
 * :func:`release_trial` -- Figs 22-30: one LoPub release per estimator from the
   training users' reports, SVM and random-forest accuracy on real test records,
-  and the overall server time.
+  and the overall server time; each row also compares the release's dependency
+  graph with the graph of the exact mutual informations (Figs 19-21).
 * :func:`per_report_speedup` -- the issue's speed target: vectorised EM against
   the per-report Python loop of Algorithm 1.
 """
@@ -25,20 +24,21 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .._checks import as_generator, check_int, check_probability
 from ..metrics import avd
-from .dependency import (dependency_graph, empirical_joint, empirical_mi_matrix, identification_rates,
-                         mutual_information)
+from ..tables import CodedTable
+from .dependency import dependency_graph, empirical_joint, empirical_mi_matrix, identification_rates
 from .em import em_joint, em_joint_per_report
 from .encoding import LoPubEncoder
 from .evaluation import average_classification_rate, train_test_split_rows
 from .joint import METHODS, estimate_joint
-from .pipeline import lopub_release, pairwise_joints
-from .schema import CodedTable
+from .paper import HASHES
+from .pipeline import lopub_release
 
 
 def sample_rows(n: int, rate: float, seed: int) -> np.ndarray:
@@ -73,7 +73,7 @@ def product_of_marginals(joint: np.ndarray) -> np.ndarray:
 
 
 def estimator_trial(table: CodedTable, k: int, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
-                    m: int = 128, h: int = 4, n_combos: int = 10, delta: float = 1e-3, alpha: float = 1e-5,
+                    m: int = 128, h: int = HASHES, n_combos: int = 10, delta: float = 1e-3, alpha: float = 1e-5,
                     methods: Sequence[str] = METHODS) -> list[dict]:
     """Figs 7-18: estimate the joint of random ``k``-combinations with every method.
 
@@ -85,10 +85,10 @@ def estimator_trial(table: CodedTable, k: int, f: float, sample_seed: int, rng: 
     gen = as_generator(rng)
     rows_idx = sample_rows(table.n, rate, sample_seed)
     data = table.take(rows_idx)
-    encoder = LoPubEncoder(data.domains, f=f, m=m, h=h, names=data.names)
+    encoder = LoPubEncoder(data.sizes, f=f, m=m, h=h, names=data.names)
     out = []
     for combo in random_combinations(data.d, k, n_combos, sample_seed):
-        truth = empirical_joint(data.codes, data.domains, combo)
+        truth = empirical_joint(data.codes, data.sizes, combo)
         prod = product_of_marginals(truth)
         reports = encoder.encode(data, gen, attrs=combo)
         for method in methods:
@@ -101,38 +101,11 @@ def estimator_trial(table: CodedTable, k: int, f: float, sample_seed: int, rng: 
 
 def reference_graph(table: CodedTable, phi: float) -> np.ndarray:
     """Dependency graph of the exact mutual informations of ``table`` (the ``G*`` of Figs 19-21)."""
-    return dependency_graph(empirical_mi_matrix(table.codes, table.domains), table.domains, phi)
-
-
-def identification_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
-                         phi: float = 0.4, m: int = 128, h: int = 4, delta: float = 1e-3, alpha: float = 1e-5,
-                         methods: Sequence[str] = METHODS) -> list[dict]:
-    """Figs 19-21: dependency graph from LoPub-estimated pairwise joints vs the exact graph ``G*``.
-
-    One row per method with accuracy / added / lost rates over the ``C(d, 2)`` pairs, edge
-    counts, the time of the pairwise estimation and the estimated MI matrix (``mi``).
-    """
-    gen = as_generator(rng)
-    data = table.take(sample_rows(table.n, rate, sample_seed))
-    truth_graph = reference_graph(data, phi)
-    reports = LoPubEncoder(data.domains, f=f, m=m, h=h).encode(data, gen)
-    out = []
-    for method in methods:
-        start = time.perf_counter()
-        joints = pairwise_joints(reports.uncached(), method, delta=delta, alpha=alpha)
-        seconds = time.perf_counter() - start
-        mi = np.zeros((data.d, data.d))
-        for (a, b), p in joints.items():
-            mi[a, b] = mi[b, a] = mutual_information(p)
-        graph = dependency_graph(mi, data.domains, phi)
-        out.append({"method": method, "n": data.n, **identification_rates(graph, truth_graph),
-                    "edges": int(graph.sum() // 2), "true_edges": int(truth_graph.sum() // 2),
-                    "seconds": seconds, "mi": mi})
-    return out
+    return dependency_graph(empirical_mi_matrix(table.codes, table.sizes), table.sizes, phi)
 
 
 def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
-                  test_fraction: float = 0.2, phi: float = 0.4, m: int = 128, h: int = 4,
+                  test_fraction: float = 0.2, phi: float = 0.4, m: int = 128, h: int = HASHES,
                   svm_targets: Sequence[int] = (), rf_targets: Sequence[int] = (), n_estimators: int = 100,
                   delta: float = 1e-3, alpha: float = 1e-5, methods: Sequence[str] = METHODS,
                   max_clique_cells: int = 200_000) -> list[dict]:
@@ -151,7 +124,7 @@ def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, ra
     train_idx, test_idx = train_test_split_rows(data.n, test_fraction, rng=sample_seed)
     train, test = data.take(train_idx), data.take(test_idx)
     truth_graph = reference_graph(train, phi)
-    encoder = LoPubEncoder(train.domains, f=f, m=m, h=h, names=train.names)
+    encoder = LoPubEncoder(train.sizes, f=f, m=m, h=h, names=train.names)
     reports = encoder.encode(train, gen)
     clf_seed = int(gen.integers(2 ** 31 - 1))
 
@@ -187,7 +160,7 @@ def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, ra
     return out
 
 
-def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.5, m: int = 128, h: int = 4,
+def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.5, m: int = 128, h: int = HASHES,
                        loop_users: int = 2000, iterations: int = 10, rng: Any = None) -> dict:
     """Seconds for an EM run of ``iterations`` steps: vectorised on all users vs the per-report loop.
 
@@ -201,7 +174,7 @@ def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.
     (same start, same number of iterations; it should be at rounding level).
     """
     gen = as_generator(rng)
-    encoder = LoPubEncoder(table.domains, f=f, m=m, h=h)
+    encoder = LoPubEncoder(table.sizes, f=f, m=m, h=h)
     reports = encoder.encode(table, gen, attrs=attrs)
     cluster = tuple(range(len(attrs)))
     start = time.perf_counter()
@@ -212,6 +185,6 @@ def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.
     loop = em_joint_per_report(sub, cluster, delta=1e-12, max_iter=iterations)
     slow = (time.perf_counter() - start) * reports.n / sub.n
     same_users = em_joint(sub.uncached(), cluster, delta=1e-12, max_iter=iterations)
-    return {"users": reports.n, "cells": int(np.prod([table.domains[a] for a in attrs])),
+    return {"users": reports.n, "cells": int(np.prod([table.sizes[a] for a in attrs])),
             "iterations": iterations, "vectorised_s": fast, "per_report_loop_s": slow, "speedup": slow / fast,
             "max_abs_diff": float(np.max(np.abs(loop.joint - same_users.joint)))}

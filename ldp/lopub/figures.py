@@ -6,7 +6,8 @@ and ``Lasso+EM`` (``ldp.plotting.style_for``).
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -12,8 +12,8 @@ result is contained in the support of the Lasso estimate (test T-L5).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 

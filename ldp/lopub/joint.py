@@ -9,8 +9,9 @@ uniformly.  The method names are the paper's and are the keys of
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 

@@ -14,8 +14,9 @@ The paper leaves the triangulation heuristic open (erratum E8).  Here:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import networkx as nx
 import numpy as np

@@ -31,8 +31,9 @@ renormalisation of the coefficients to sum 1 (the raw sum is reported).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning

@@ -17,18 +17,19 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from .._checks import check_int, check_probability
+from ..tables import CodedTable
 from .dependency import dependency_graph, mutual_information
 from .joint import LASSO_EM, check_method, estimate_joint
 from .junction import JunctionTree, junction_tree
 from .pruning import MODES, entropy_prune, kept_attributes
 from .reports import LoPubReports
-from .schema import CodedTable
 from .synthesis import SynthesisResult, synthesize
 
 
@@ -117,8 +118,8 @@ def lopub_release(reports: LoPubReports, schema: CodedTable, phi: float, method:
     only its schema is read).  ``n`` defaults to the number of reports.  ``pruning`` selects
     Algorithm 5 for the dependency search (see :func:`reduce_dimensions`).
     """
-    if schema.domains != reports.domains:
-        raise ValueError(f"schema domains {schema.domains} differ from the reports' {reports.domains}")
+    if schema.sizes != reports.domains:
+        raise ValueError(f"schema domains {schema.sizes} differ from the reports' {reports.domains}")
     n = reports.n if n is None else check_int(n, "n", minimum=1)
     red = reduce_dimensions(reports, phi, method, pruning=pruning, max_clique_cells=max_clique_cells, **options)
     start = time.perf_counter()

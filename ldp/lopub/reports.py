@@ -18,8 +18,9 @@ paper's worked example (:func:`ldp.lopub.examples.table6_reports`).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -134,7 +135,7 @@ class LoPubReports:
         return check_attrs(attrs, self.d)
 
     # ------------------------------------------------------------------ derived collections
-    def subset(self, users: Any) -> "LoPubReports":
+    def subset(self, users: Any) -> LoPubReports:
         """The reports of a subset of users (index array or boolean mask), e.g. a uniform sample."""
         idx = np.asarray(users)
         if idx.dtype == bool:
@@ -144,7 +145,7 @@ class LoPubReports:
             raise TypeError(f"users must be integer indices or a boolean mask, got dtype {idx.dtype}")
         return LoPubReports(tuple(b[idx] for b in self.bits), self.filters, self.f, self.names)
 
-    def uncached(self) -> "LoPubReports":
+    def uncached(self) -> LoPubReports:
         """The same reports with an empty cache (for timing an estimator from scratch)."""
         return LoPubReports(self.bits, self.filters, self.f, self.names)
 

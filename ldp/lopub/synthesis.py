@@ -18,8 +18,9 @@ is reported.  Sampling is vectorised by grouping rows on their separator value.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 

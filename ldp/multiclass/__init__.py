@@ -11,8 +11,17 @@ Modules (one idea each):
 ``published``   explicit models of the authors' evaluation quirks behind Fig. 6 (HEC, PTJ)
 ``runs``        trial functions for the experiments notebook's sweeps
 """
-from .frameworks import HEC, PTJ, PTS, MulticlassFramework, Tallies, check_table, pairs_to_table, split_budget, \
-    table_to_pairs
+from .frameworks import (
+    HEC,
+    PTJ,
+    PTS,
+    MulticlassFramework,
+    Tallies,
+    check_table,
+    pairs_to_table,
+    split_budget,
+    table_to_pairs,
+)
 from .validity import CP, VP
 
 __all__ = ["HEC", "PTJ", "PTS", "CP", "VP", "MulticlassFramework", "Tallies", "check_table", "pairs_to_table",

@@ -21,10 +21,13 @@ import numpy as np
 import pandas as pd
 
 from .._checks import as_generator, check_int
+from .frameworks import pairs_to_table
+from .paper import SYN34_ITEMS, SYN34_RECORDS
 
 __all__ = [
     "syn1_table", "syn2_table", "syn_class_sizes", "syn_scales", "syn_classes_table", "topk_overlap",
-    "prepare_diabetes", "diabetes_standin", "diabetes_standin_frame", "heart_standin", "feature_group_tables", "anime_standin", "jd_standin",
+    "prepare_diabetes", "diabetes_standin", "diabetes_standin_frame", "heart_standin", "feature_group_tables",
+    "anime_standin", "jd_standin",
     "DIABETES_DOMAINS", "HEART_DOMAINS", "JD_CLASS_SIZES",
 ]
 
@@ -53,7 +56,7 @@ def syn2_table() -> np.ndarray:
 JD_CLASS_SIZES = (850_000, 4_000_000, 3_000_000, 314_000, 170_000)
 
 
-def syn_class_sizes(c: int, total: float = 5e6) -> np.ndarray:
+def syn_class_sizes(c: int, total: float = SYN34_RECORDS) -> np.ndarray:
     """Class sizes of SYN3/SYN4: a half-Gaussian profile ``exp(-x^2/8)``, ``x = linspace(0, 3.5, c)``."""
     c = check_int(c, "c", minimum=2)
     x = np.linspace(0, 3.5, c)
@@ -89,7 +92,7 @@ def _shared_top_ranking(g: np.ndarray, gen: np.random.Generator, top: int = 20, 
     return np.concatenate([order, gen.permutation(rest)])
 
 
-def syn_classes_table(c: int, *, shared: bool = True, d: int = 20_000, total: float = 5e6,
+def syn_classes_table(c: int, *, shared: bool = True, d: int = SYN34_ITEMS, total: float = SYN34_RECORDS,
                       class_sizes: Any = None, profile: str = "exponential", zipf_s: Any = 1.1,
                       rng: Any = 2024) -> np.ndarray:
     """SYN3 (``shared=True``) or SYN4 (``shared=False``), Sec. VII-A.
@@ -283,5 +286,5 @@ def feature_group_tables(labels: Any, features: dict[str, Any], *, rng: Any = 20
     for name, idx in zip(names, np.array_split(order, len(names))):
         codes = np.asarray(features[name], dtype=np.int64)
         d = int(codes.max()) + 1
-        out[name] = np.bincount(lab[idx] * d + codes[idx], minlength=c * d).reshape(c, d)
+        out[name] = pairs_to_table(lab[idx], codes[idx], c, d)
     return out

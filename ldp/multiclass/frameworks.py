@@ -41,6 +41,7 @@ import numpy as np
 
 from .._checks import as_generator, check_codes, check_domain_size, check_epsilon
 from ..oracles import GRR, OUE, FrequencyOracle, adaptive_oracle
+from ..tables import ProductDomain
 from . import samplers, variance
 
 __all__ = ["Tallies", "MulticlassFramework", "HEC", "PTJ", "PTS", "split_budget", "check_pairs", "check_table",
@@ -104,8 +105,8 @@ def check_table(table: Any, c: int | None = None, d: int | None = None, name: st
 
 def pairs_to_table(labels: Any, items: Any, c: int, d: int) -> np.ndarray:
     """The ``c x d`` table of true pair counts of a population."""
-    lab, itm = check_pairs(labels, items, c, d)
-    return np.bincount(lab * d + itm, minlength=c * d).reshape(c, d)
+    cells = ProductDomain((check_domain_size(c, "c"), check_domain_size(d, "d")), ("labels", "items"))
+    return np.bincount(cells.encode(labels, items), minlength=cells.size).reshape(cells.sizes)
 
 
 def table_to_pairs(table: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
@@ -115,7 +116,8 @@ def table_to_pairs(table: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]
     joint = np.repeat(np.arange(c * d, dtype=np.int64), arr.ravel())
     if rng is not None:
         as_generator(rng).shuffle(joint)
-    return (joint // d).astype(np.int32), (joint % d).astype(np.int32)
+    labels, items = ProductDomain((c, d)).decode(joint)
+    return labels.astype(np.int32), items.astype(np.int32)
 
 
 # ---------------------------------------------------------------------------- tallies

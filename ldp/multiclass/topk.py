@@ -43,14 +43,16 @@ Miners (names as in the paper's figures):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from .._checks import as_generator, check_epsilon, check_int, check_probability
 from ..metrics import f1_topk, ncr
 from ..oracles import GRR
+from ..tables import ProductDomain
 from .frameworks import check_pairs, check_table, split_budget
 from .samplers import bucket_counts
 
@@ -262,7 +264,7 @@ def ptj_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rn
     gen = as_generator(rng)
     stage = _Stage(eps, invalid, sampler, gen)
     D, K = c * d, c * k
-    joint = lab.astype(np.int64) * d + itm
+    joint = ProductDomain((c, d)).encode(lab, itm)
     users = gen.permutation(lab.size)
     if shuffling:
         it = iteration_counts(D, K)[0]
@@ -394,12 +396,7 @@ def pts_optimised_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon:
     info: dict[str, Any] = {"IT": it, "IT_f": it_f, "IT_r": it_r}
     n_hat_s = None
     if it_f > 0:
-        a = check_probability(a, "a", open_low=True, open_high=True)
-        n_s = int(round(a * lab.size))
-        sample, perm = perm[:n_s], perm[n_s:]
-        n_hat_s = (np.bincount(rep[sample], minlength=c) - n_s * grr.q) / (grr.p - grr.q)
-        cands = _shuffle_stage(itm, lambda r, g: np.ones(g.size, bool), _split(sample, it_f), cands,
-                               [(4 * k * c, 2 * k * c)] * it_f, d, stage)
+        cands, perm, n_hat_s = _pts_global_stage(itm, rep, perm, grr, a, it_f, c, d, k, stage)
         info["global_candidates"] = int(cands.size)
     rep_rest = rep[perm]
     order = np.argsort(rep_rest, kind="stable")
@@ -409,20 +406,45 @@ def pts_optimised_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon:
     for C in range(c):
         users = perm[order[bounds[C]: bounds[C + 1]]]
         if use_cp:
-            if b is None or n_hat_s is None:
-                cp_used[C] = True
-            else:
-                cp_used[C] = not (users.size > b * dprime_factor * n_hat_s[C])
-        groups = _split(users, it_r)
-        kept = cands
-        if it_r > 1:
-            kept = _shuffle_stage(itm, lambda r, g: np.ones(g.size, bool), groups[:-1], kept,
-                                  [(4 * k, 2 * k)] * (it_r - 1), d, stage)
-        last_valid = (lambda r, g: ~flipped[g]) if cp_used[C] else (lambda r, g: np.ones(g.size, bool))
-        kept = _shuffle_stage(itm, last_valid, groups[-1:], kept, [(max(1, kept.size), k)], d, stage)
-        out[C] = _pad(kept, k)
+            cp_used[C] = b is None or n_hat_s is None or not (users.size > b * dprime_factor * n_hat_s[C])
+        out[C] = _pts_class_stage(itm, users, cands, it_r, k, d, stage, flipped if cp_used[C] else None)
     info["cp_used"] = cp_used
     return TopKResult(out, it, info)
+
+
+def _all_valid(r: int, g: np.ndarray) -> np.ndarray:
+    return np.ones(g.size, bool)
+
+
+def _pts_global_stage(itm: np.ndarray, rep: np.ndarray, perm: np.ndarray, grr: GRR, a: float, it_f: int, c: int,
+                      d: int, k: int, stage: _Stage) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Algorithm 1: a fraction ``a`` of the users (first in ``perm``) runs ``it_f`` global shuffling rounds.
+
+    Returns the surviving candidates, the other users and the class sizes ``n^_S``
+    estimated from the sample's reported labels.
+    """
+    a = check_probability(a, "a", open_low=True, open_high=True)
+    n_s = int(round(a * rep.size))
+    sample, rest = perm[:n_s], perm[n_s:]
+    n_hat_s = (np.bincount(rep[sample], minlength=c) - n_s * grr.q) / (grr.p - grr.q)
+    cands = _shuffle_stage(itm, _all_valid, _split(sample, it_f), np.arange(d, dtype=np.int64),
+                           [(4 * k * c, 2 * k * c)] * it_f, d, stage)
+    return cands, rest, n_hat_s
+
+
+def _pts_class_stage(itm: np.ndarray, users: np.ndarray, cands: np.ndarray, it_r: int, k: int, d: int,
+                     stage: _Stage, flipped: np.ndarray | None) -> np.ndarray:
+    """Algorithm 2 for one class: ``it_r - 1`` shuffling rounds, then a last round keeping exactly ``k``.
+
+    With ``flipped`` given (CP on), a user whose label flipped is invalid in the last round.
+    """
+    groups = _split(users, it_r)
+    kept = cands
+    if it_r > 1:
+        kept = _shuffle_stage(itm, _all_valid, groups[:-1], kept, [(4 * k, 2 * k)] * (it_r - 1), d, stage)
+    last_valid = _all_valid if flipped is None else (lambda r, g: ~flipped[g])
+    kept = _shuffle_stage(itm, last_valid, groups[-1:], kept, [(max(1, kept.size), k)], d, stage)
+    return _pad(kept, k)
 
 
 # ---------------------------------------------------------------------------- truth, scores, registry

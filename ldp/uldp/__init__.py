@@ -18,9 +18,9 @@ Modules (one idea each):
 """
 from .baselines import TDRR, JointGRR, TDRRUnbiased
 from .cprr import CPRR
+from .joint import JointMechanism
 from .jurr import JuRR, JuRRParameters, jurr_is_defined, jurr_min_epsilon, jurr_parameters
 from .mechanism import ChannelMechanism
-from .joint import JointMechanism
 from .metrics import ed, euclidean, expected_ed, expected_euclidean, mse_cells, mse_eq60
 from .model import REGIONS, SensitiveDomain, ULDPCheck, ULDPModel2D, check_uldp, check_uldp_2d
 from .urr import URR

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import as_generator, check_int
-from ..data import DataSource, DatasetUnavailable, get_dataset, load
+from ..data import DatasetUnavailable, DataSource, get_dataset, load
 from .model import SensitiveDomain, ULDPModel2D
 
 __all__ = ["Setting", "SETTINGS", "JointTable", "load_table", "standin_table", "score_class",
@@ -145,9 +145,9 @@ class JointTable:
     def users(self) -> tuple[np.ndarray, np.ndarray]:
         """One ``(x, y)`` code pair per user (the table expanded with ``np.repeat``, cells in flat order)."""
         flat = np.repeat(np.arange(self.counts.size), self.counts.ravel())
-        return np.divmod(flat, self.model.ky)
+        return self.model.cells.decode(flat)
 
-    def subsample(self, n: int, rng: Any = None) -> "JointTable":
+    def subsample(self, n: int, rng: Any = None) -> JointTable:
         """A uniformly random subsample of ``n`` users without replacement (multivariate hypergeometric).
 
         Exactly the count table of ``n`` rows drawn at random from the file —

@@ -86,7 +86,8 @@ def ip_eq30(mech: JuRR, counts: Any) -> np.ndarray:
     pr, ys, sy = mech.params, mech.model.y.mask, mech.model.sy
     S_N = c[:, ~ys].sum(axis=1)[:, None]
     S_S = c[:, ys].sum(axis=1)[:, None]
-    est = (c - pr.q / (pr.t * N) * S_N - (S_S / N - pr.n / (pr.t * N) * S_N * sy) * pr.n / (pr.m - pr.n)) / (pr.m - pr.n)
+    numerator = c - pr.q / (pr.t * N) * S_N - (S_S / N - pr.n / (pr.t * N) * S_N * sy) * pr.n / (pr.m - pr.n)
+    est = numerator / (pr.m - pr.n)
     return _only(mech.model.region_masks()["IP"], est)
 
 

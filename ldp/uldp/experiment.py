@@ -140,8 +140,7 @@ def disclosure_probability(mechanism: str, epsilon: float, model: ULDPModel2D) -
     """
     mech = make_mechanism(mechanism, epsilon, model)
     P = mech.channel()
-    kx, ky = model.shape
-    xs_of, ys_of = np.divmod(np.arange(model.n_cells), ky)
+    xs_of, ys_of = model.cells.decode(np.arange(model.n_cells))
     reveals_x = np.zeros(model.n_cells, dtype=bool)
     reveals_y = np.zeros(model.n_cells, dtype=bool)
     for o in range(model.n_cells):

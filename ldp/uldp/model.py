@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_epsilon, check_int
+from ..tables import ProductDomain
 
 __all__ = [
     "REGIONS",
@@ -101,7 +102,7 @@ class SensitiveDomain:
         object.__setattr__(self, "labels", labels)
 
     @classmethod
-    def from_labels(cls, categories: Sequence[Any], sensitive: Iterable[Any]) -> "SensitiveDomain":
+    def from_labels(cls, categories: Sequence[Any], sensitive: Iterable[Any]) -> SensitiveDomain:
         """Build from category labels; ``sensitive`` lists labels, each must be a category."""
         categories = tuple(categories)
         index = {c: i for i, c in enumerate(categories)}
@@ -181,12 +182,12 @@ class ULDPModel2D:
 
     @classmethod
     def from_sizes(cls, kx: int, ky: int, x_sensitive: Iterable[int] = (), y_sensitive: Iterable[int] = ()
-                   ) -> "ULDPModel2D":
+                   ) -> ULDPModel2D:
         """Model on ``{0..kx-1} × {0..ky-1}`` with the given sensitive codes."""
         return cls(SensitiveDomain(kx, x_sensitive), SensitiveDomain(ky, y_sensitive))
 
     @classmethod
-    def first_sensitive(cls, kx: int, ky: int, sx: int, sy: int) -> "ULDPModel2D":
+    def first_sensitive(cls, kx: int, ky: int, sx: int, sy: int) -> ULDPModel2D:
         """The paper's index convention: the first ``sx`` (``sy``) codes are sensitive."""
         kx = check_int(kx, "kx", minimum=1)
         ky = check_int(ky, "ky", minimum=1)
@@ -244,15 +245,14 @@ class ULDPModel2D:
         """Flat indices of ``S = PP ∪ PI ∪ IP``, the cells with at least one sensitive coordinate."""
         return np.flatnonzero(~self.region_masks()["II"].ravel())
 
+    @property
+    def cells(self) -> ProductDomain:
+        """The ``kx × ky`` cell domain; its flat index is ``x * ky + y``."""
+        return ProductDomain(self.shape, ("x", "y"))
+
     def flat_index(self, x: Any, y: Any) -> np.ndarray:
         """Flat cell index ``x * ky + y`` of code arrays (validated)."""
-        from .._checks import check_codes
-
-        x = check_codes(x, self.kx, "x")
-        y = check_codes(y, self.ky, "y")
-        if x.size != y.size:
-            raise ValueError(f"x and y must have the same length, got {x.size} and {y.size}")
-        return x * self.ky + y
+        return self.cells.encode(x, y)
 
     def encode(self, x_values: Iterable[Any], y_values: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
         """Map two label sequences to code arrays (both domains must carry labels)."""
@@ -365,97 +365,89 @@ def check_uldp(P: Any, sensitive: Iterable[int], protected: Iterable[int], epsil
 def check_uldp_2d(P: Any, model: ULDPModel2D, epsilon: float, reading: str = "strict") -> ULDPCheck:
     """Check the six conditions of ``(X, Y, W, V, ε)``-ULDP (Definition 3 of Yin et al. 2023) exactly.
 
-    Parameters
-    ----------
-    P : array_like, shape (K, K)
-        Channel on flat cells ``x * ky + y`` (rows = inputs, columns = outputs).
-    model : ULDPModel2D
-    epsilon : float
-    reading : {"strict", "literal"}
-        Which inputs the structural conditions 2, 4 and 6 range over (see Notes).
+    ``P`` is the ``K × K`` channel on flat cells ``x * ky + y`` (rows = inputs).  The
+    conditions, in the paper's numbering (Eqs. (5)-(10)), on the outputs in each region:
 
-    Returns
-    -------
-    ULDPCheck
-        Conditions, in the paper's numbering (Eqs. (5)-(10)):
+    1. ``W_P×V_P``: every pair of inputs has ratio ``<= e^ε``;
+    2. ``W_P×V_I`` reveal ``y``: the inputs that can produce one such output share one ``y``;
+    3. ``W_P×V_I``: for each fixed ``y_0 ∈ Y_N``, inputs ``(x, y_0)`` have ratios ``<= e^ε``;
+    4. ``W_I×V_P`` reveal ``x`` (mirror of 2);
+    5. ``W_I×V_P``: for each fixed ``x_0 ∈ X_N``, inputs ``(x_0, y)`` have ratios ``<= e^ε``;
+    6. each output in ``W_I×V_I`` has exactly one input that can produce it.
 
-        1. outputs in ``W_P×V_P``: every pair of inputs has ratio ``<= e^ε``;
-        2. outputs in ``W_P×V_I`` reveal ``y``: the inputs that can produce one
-           such output share one value of ``y``;
-        3. outputs in ``W_P×V_I``: for each fixed ``y_0 ∈ Y_N``, inputs ``(x, y_0)``
-           have pairwise ratios ``<= e^ε`` (``x`` stays protected);
-        4. outputs in ``W_I×V_P`` reveal ``x`` (mirror of 2);
-        5. outputs in ``W_I×V_P``: for each fixed ``x_0 ∈ X_N``, inputs ``(x_0, y)``
-           have ratios ``<= e^ε`` (mirror of 3);
-        6. each output in ``W_I×V_I`` has exactly one input that can produce it.
-
-    Notes
-    -----
-    ``reading="literal"`` quantifies conditions 2, 4 and 6 over the input sets
-    the paper writes: ``X × Y_N`` for 2, ``X_N × Y`` for 4 and ``X_N × Y_N`` for 6
-    (an output that only inputs outside that set can produce then has no
-    "exactly one" source and fails).  ``reading="strict"`` (the default)
-    quantifies over *all* inputs, the exact 2-D analogue of Murakami and
-    Kawamoto's invertibility (Eq. (3): ``Pr = 0`` for every other input).  The
-    strict reading implies the literal one.  JuRR and TDRR pass both; CPRR fails
-    2 and 4 under the strict reading, and under the literal one fails 2 only when
-    ``|Y_N| >= 2`` and 4 only when ``|X_N| >= 2``.  Outputs that no input can
-    produce are ignored.
+    ``reading`` says which inputs the structural conditions 2, 4 and 6 range over.
+    ``"literal"``: the sets the paper writes, ``X × Y_N`` for 2, ``X_N × Y`` for 4 and
+    ``X_N × Y_N`` for 6 (an output that only other inputs can produce has no "exactly
+    one" source and fails).  ``"strict"`` (default): *all* inputs, the exact 2-D analogue
+    of Murakami and Kawamoto's invertibility (Eq. (3): ``Pr = 0`` for every other input);
+    it implies the literal reading.  JuRR and TDRR pass both; CPRR fails 2 and 4 under
+    the strict reading, and under the literal one fails 2 only when ``|Y_N| >= 2`` and 4
+    only when ``|X_N| >= 2``.  Outputs that no input can produce are ignored.
     """
     if not isinstance(model, ULDPModel2D):
         raise TypeError(f"model must be a ULDPModel2D, got {type(model).__name__}")
     if reading not in ("strict", "literal"):
         raise ValueError(f"reading must be 'strict' or 'literal', got {reading!r}")
     epsilon = check_epsilon(epsilon)
-    P = _as_channel(P, model.n_cells)
     kx, ky = model.shape
-    P4 = P.reshape(kx, ky, kx, ky)  # [x, y, x~, y~]
+    P4 = _as_channel(P, model.n_cells).reshape(kx, ky, kx, ky)  # [x, y, x~, y~]
     xs, ys = model.x.mask, model.y.mask
     xn, yn = ~xs, ~ys
-    everyone = np.ones((kx, ky), dtype=bool)
-    literal = reading == "literal"
+    allowed_y, allowed_x, allowed_one = _allowed_sources(model, literal=reading == "literal")
 
     # 1: protected × protected outputs, all inputs
     r1 = _worst_log_ratio(P4[:, :, xs][:, :, :, ys].reshape(model.n_cells, -1))
-
-    def single_source(block: np.ndarray, allowed: np.ndarray, coord: int | None) -> bool:
-        """block: [x, y, outputs].  Every producible output must have its positive inputs inside ``allowed``
-        sharing one value along ``coord`` (0 = x, 1 = y), or being a single input (``coord=None``)."""
-        for o in range(block.shape[2]):
-            positive = block[:, :, o] > 0
-            if not positive.any():
-                continue
-            pos = np.argwhere(positive & allowed)
-            if pos.size == 0:
-                return False
-            n_values = len(pos) if coord is None else np.unique(pos[:, coord]).size
-            if n_values != 1:
-                return False
-        return True
-
     # 2 / 3: outputs in W_P × V_I
     blk_pi = P4[:, :, xs][:, :, :, yn].reshape(kx, ky, -1)
-    c2 = single_source(blk_pi, (everyone & yn[None, :]) if literal else everyone, 1)
+    c2 = _single_source(blk_pi, allowed_y, 1)
     r3 = max((_worst_log_ratio(blk_pi[:, j, :]) for j in np.flatnonzero(yn)), default=0.0)
     # 4 / 5: outputs in W_I × V_P
     blk_ip = P4[:, :, xn][:, :, :, ys].reshape(kx, ky, -1)
-    c4 = single_source(blk_ip, (everyone & xn[:, None]) if literal else everyone, 0)
+    c4 = _single_source(blk_ip, allowed_x, 0)
     r5 = max((_worst_log_ratio(blk_ip[i, :, :]) for i in np.flatnonzero(xn)), default=0.0)
     # 6: outputs in W_I × V_I
-    blk_ii = P4[:, :, xn][:, :, :, yn].reshape(kx, ky, -1)
-    c6 = single_source(blk_ii, (xn[:, None] & yn[None, :]) if literal else everyone, None)
+    c6 = _single_source(P4[:, :, xn][:, :, :, yn].reshape(kx, ky, -1), allowed_one, None)
 
     return ULDPCheck(
         epsilon=epsilon,
         conditions={1: _ratio_ok(r1, epsilon), 2: c2, 3: _ratio_ok(r3, epsilon), 4: c4,
                     5: _ratio_ok(r5, epsilon), 6: c6},
         worst_log_ratio={1: r1, 3: r3, 5: r5},
-        descriptions={
-            1: "W_P×V_P: all input pairs within e^eps",
-            2: "W_P×V_I: output reveals y",
-            3: "W_P×V_I: for fixed y, x within e^eps",
-            4: "W_I×V_P: output reveals x",
-            5: "W_I×V_P: for fixed x, y within e^eps",
-            6: "W_I×V_I: single source",
-        },
+        descriptions=dict(_CONDITIONS_2D),
     )
+
+
+#: what each condition of Definition 3 asks, in the paper's numbering
+_CONDITIONS_2D = {
+    1: "W_P×V_P: all input pairs within e^eps",
+    2: "W_P×V_I: output reveals y",
+    3: "W_P×V_I: for fixed y, x within e^eps",
+    4: "W_I×V_P: output reveals x",
+    5: "W_I×V_P: for fixed x, y within e^eps",
+    6: "W_I×V_I: single source",
+}
+
+
+def _allowed_sources(model: ULDPModel2D, literal: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``kx × ky`` masks of the inputs that conditions 2, 4 and 6 range over (all inputs when strict)."""
+    everyone = np.ones(model.shape, dtype=bool)
+    if not literal:
+        return everyone, everyone, everyone
+    xn, yn = ~model.x.mask, ~model.y.mask
+    return everyone & yn[None, :], everyone & xn[:, None], xn[:, None] & yn[None, :]
+
+
+def _single_source(block: np.ndarray, allowed: np.ndarray, coord: int | None) -> bool:
+    """block: [x, y, outputs].  Every producible output must have its positive inputs inside ``allowed``
+    sharing one value along ``coord`` (0 = x, 1 = y), or being a single input (``coord=None``)."""
+    for o in range(block.shape[2]):
+        positive = block[:, :, o] > 0
+        if not positive.any():
+            continue
+        pos = np.argwhere(positive & allowed)
+        if pos.size == 0:
+            return False
+        n_values = len(pos) if coord is None else np.unique(pos[:, coord]).size
+        if n_values != 1:
+            return False
+    return True
