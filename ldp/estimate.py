@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize
 
+from ._checks import check_init, check_iteration, check_real_rows, check_total, check_weights
 from .audit import check_channel
 
 __all__ = [
@@ -51,65 +52,12 @@ __all__ = [
 ]
 
 
-# ---------------------------------------------------------------------------- validation
-def _vector_or_rows(v: Any, name: str) -> np.ndarray:
-    arr = np.asarray(v)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if arr.ndim not in (1, 2) or arr.shape[-1] == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D vector or a 2-D array of rows, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must contain only finite values")
-    return arr
-
-
-def _total(total: Any) -> float:
-    if isinstance(total, bool) or not isinstance(total, (int, float, np.integer, np.floating)):
-        raise TypeError(f"total must be a real number, got {total!r}")
-    t = float(total)
-    if not (math.isfinite(t) and t > 0):
-        raise ValueError(f"total must be finite and > 0, got {total!r}")
-    return t
-
-
-def _weights(counts: Any, name: str, length: int | None = None) -> np.ndarray:
-    """Non-negative finite weights (integer counts or real expected counts) with a positive sum."""
-    arr = np.asarray(counts)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a numeric vector of counts, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if length is not None and arr.size != length:
-        raise ValueError(f"{name} must have length {length}, got {arr.size}")
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError(f"{name} must be finite and non-negative")
-    if arr.sum() <= 0:
-        raise ValueError(f"{name} sums to 0: at least one report is needed")
-    return arr
-
-
-def _iter_args(max_iter: Any, tol: Any) -> tuple[int, float]:
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
-        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
-    if isinstance(tol, bool) or not isinstance(tol, (int, float, np.integer, np.floating)) \
-            or not (math.isfinite(float(tol)) and tol >= 0):
-        raise ValueError(f"tol must be a finite number >= 0, got {tol!r}")
-    return int(max_iter), float(tol)
-
-
-def _init(init: Any, d: int) -> np.ndarray:
-    if init is None:
-        return np.full(d, 1.0 / d)
-    pi = np.asarray(init, dtype=float)
-    if pi.shape != (d,):
-        raise ValueError(f"init must have shape ({d},), got {pi.shape}")
-    if not np.all(np.isfinite(pi)) or np.any(pi < 0) or abs(pi.sum() - 1.0) > 1e-9:
-        raise ValueError("init must be a probability vector (non-negative, summing to 1)")
-    return pi / pi.sum()
+# ---------------------------------------------------------------------------- validation (ldp._checks)
+_vector_or_rows = check_real_rows
+_total = check_total
+_weights = check_weights
+_iter_args = check_iteration
+_init = check_init
 
 
 # ---------------------------------------------------------------------------- post-processing

@@ -15,7 +15,7 @@ Example::
 
     def trial(epsilon, d, rng):
         oracle = OUE(epsilon, d)
-        est = oracle.estimate_from_support(oracle.simulate_counts(true_counts, rng), n)
+        est = oracle.estimate_counts(oracle.simulate_counts(true_counts, rng), n)
         return {"mse": mse(est, f)}
 
     df = sweep(trial, {"epsilon": [0.5, 1, 2], "d": [16, 256]}, trials=20, seed=1)

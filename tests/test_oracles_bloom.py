@@ -157,7 +157,7 @@ def test_estimator_unbiased_and_variance_matches_closed_form():
     n = int(counts.sum())
     gen = np.random.default_rng(6)
     reps = 2000
-    est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), n) for _ in range(reps)])
+    est = np.stack([o.estimate_counts(o.simulate_counts(counts, gen), n) for _ in range(reps)])
     assert_mean_and_variance(o, counts, est)
 
 
@@ -238,8 +238,8 @@ def test_bad_reports():
         o.estimate(np.zeros((0, 8), dtype=bool))
     with pytest.raises(ValueError, match="x is empty"):
         o.perturb(np.array([], dtype=np.int64))
-    with pytest.raises(ValueError, match=r"bit counts must have shape \(8,\)"):
-        o.estimate_from_support(np.zeros(4), 10)
+    with pytest.raises(ValueError, match=r"counts must have shape \(8,\)"):
+        o.estimate_counts(np.zeros(4), 10)
 
 
 # ------------------------------------------------------------------ explicit filters

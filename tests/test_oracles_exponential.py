@@ -55,7 +55,7 @@ def test_estimator_unbiased_and_variance_matches_closed_form():
     counts = np.array([3000, 1200, 800, 0, 0])
     n, reps = counts.sum(), 2000
     gen = np.random.default_rng(24)
-    est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), n) for _ in range(reps)])
+    est = np.stack([o.estimate_counts(o.simulate_counts(counts, gen), n) for _ in range(reps)])
     f = counts / n
     var = o.variance(n, f)
     assert np.allclose(var, GRR(1.0, 5).variance(n, f), rtol=1e-12)

@@ -62,7 +62,7 @@ def test_estimator_unbiased_and_variance_matches_closed_form():
     o = GRR(1.0, 6)
     counts = np.array([2500, 1500, 600, 400, 0, 0])
     gen = np.random.default_rng(2)
-    est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), counts.sum()) for _ in range(R)])
+    est = np.stack([o.estimate_counts(o.simulate_counts(counts, gen), counts.sum()) for _ in range(R)])
     assert_mean_and_variance(o, counts, est)
 
 
@@ -142,7 +142,7 @@ def test_empty_input():
                                                ([1, 1, 1, 1, 1], 2.5, "n must be an integer")])
 def test_server_side_inputs_are_validated(support, n, match):
     with pytest.raises((ValueError, TypeError), match=match):
-        GRR(1.0, 5).estimate_from_support(support, n)
+        GRR(1.0, 5).estimate_counts(support, n)
 
 
 @pytest.mark.parametrize("f", [-0.1, 1.5, np.nan, [0.5, 7.0]])

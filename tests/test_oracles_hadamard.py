@@ -98,19 +98,19 @@ def test_support_counts_equal_brute_force():
     assert np.array_equal(o.support_counts(y), in_set[:, y].sum(axis=1))
 
 
-def test_simulate_histogram_agrees_with_perturb():
+def test_simulate_output_counts_agrees_with_perturb():
     o = HadamardResponse(0.8, 6)
     counts = np.array([50, 30, 15, 5, 0, 0])
     x = np.repeat(np.arange(6), counts)
     gen = np.random.default_rng(3)
     reps = 600
-    fast = np.stack([o.simulate_histogram(counts, gen) for _ in range(reps)])
-    slow = np.stack([o.output_histogram(o.perturb(x, gen)) for _ in range(reps)])
+    fast = np.stack([o.simulate_output_counts(counts, gen) for _ in range(reps)])
+    slow = np.stack([o.output_counts(o.perturb(x, gen)) for _ in range(reps)])
     assert np.all(fast.sum(axis=1) == 100)
     for j in (0, 5):                     # per output cell, the count over trials
         assert two_sample_agreement(fast[:, j], slow[:, j], kind="samples") > 1e-3
-    sf = np.stack([o.support_from_histogram(h) for h in fast])
-    ss = np.stack([o.support_from_histogram(h) for h in slow])
+    sf = np.stack([o.support_from_output_counts(h) for h in fast])
+    ss = np.stack([o.support_from_output_counts(h) for h in slow])
     for v in (0, 4):                     # per value, the support count over trials
         assert two_sample_agreement(sf[:, v], ss[:, v], kind="samples") > 1e-3
     # the summed histogram over all trials against the mixture of channel rows
@@ -119,7 +119,7 @@ def test_simulate_histogram_agrees_with_perturb():
 
 
 @pytest.mark.parametrize("d", [2, 6, 9])
-def test_simulate_histogram_moments_match_the_sum_of_multinomials(d):
+def test_simulate_output_counts_moments_match_the_sum_of_multinomials(d):
     """Mean and covariance of the histogram are those of sum_x Multinomial(n_x, P[x])."""
     o = HadamardResponse(1.3, d)
     counts = np.arange(d, 0, -1) * 7
@@ -128,7 +128,7 @@ def test_simulate_histogram_moments_match_the_sum_of_multinomials(d):
     cov = sum(n * (np.diag(P[x]) - np.outer(P[x], P[x])) for x, n in enumerate(counts))
     gen = np.random.default_rng(d)
     reps = 4000
-    H = np.stack([o.simulate_histogram(counts, gen) for _ in range(reps)])
+    H = np.stack([o.simulate_output_counts(counts, gen) for _ in range(reps)])
     assert np.all(H.sum(axis=1) == counts.sum())
     z = (H.mean(axis=0) - mean) / np.sqrt(np.diag(cov) / reps)
     assert np.all(np.abs(z) < 5), z
@@ -146,7 +146,7 @@ def test_estimator_unbiased_and_variance_matches_closed_form():
     n = int(counts.sum())
     gen = np.random.default_rng(5)
     reps = 2000
-    est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), n) for _ in range(reps)])
+    est = np.stack([o.estimate_counts(o.simulate_counts(counts, gen), n) for _ in range(reps)])
     assert_mean_and_variance(o, counts, est)
 
 

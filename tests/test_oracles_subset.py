@@ -126,7 +126,7 @@ def test_estimator_unbiased_and_variance_matches_closed_form(d, w):
     x = np.repeat(np.arange(d), [500, 300, 120, 80] + [0] * (d - 4))
     counts = np.bincount(x, minlength=d)
     gen = np.random.default_rng(15)
-    est = np.stack([o.estimate_from_support(o.perturb_and_count(x, gen), x.size) for _ in range(1500)])
+    est = np.stack([o.estimate_counts(o.perturb_and_count(x, gen), x.size) for _ in range(1500)])
     assert_mean_and_variance(o, counts, est)
 
 

@@ -111,7 +111,7 @@ def test_estimator_unbiased_and_variance_matches_closed_form(cls):
     o = cls(1.0, 6)
     counts = np.array([2500, 1500, 600, 400, 0, 0])
     gen = np.random.default_rng(6)
-    est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), counts.sum()) for _ in range(R)])
+    est = np.stack([o.estimate_counts(o.simulate_counts(counts, gen), counts.sum()) for _ in range(R)])
     assert_mean_and_variance(o, counts, est)
 
 

@@ -39,7 +39,7 @@ UNBIASED = (JuRR, CPRR, JointGRR, TDRRUnbiased)
 def test_golden_vectors():
     model = ULDPModel2D.first_sensitive(3, 3, 2, 2)
     for cls in (JuRR, CPRR):
-        np.testing.assert_allclose(cls(LN4, model).estimate(GOLDEN_C), GOLDEN[cls.name], atol=5e-7)
+        np.testing.assert_allclose(cls(LN4, model).estimate_counts(GOLDEN_C), GOLDEN[cls.name], atol=5e-7)
 
 
 @given(setup=setups())
@@ -51,8 +51,8 @@ def test_estimators_equal_channel_inversion(setup):
     for cls in UNBIASED:
         mech = cls(eps, model)
         want = np.linalg.solve(mech.channel().T, counts.ravel() / counts.sum())
-        np.testing.assert_allclose(mech.estimate(counts).ravel(), want, rtol=1e-9, atol=1e-9)
-        assert mech.estimate(counts).sum() == pytest.approx(1.0, abs=1e-9)  # 1ᵀ(Pᵀ)⁻¹ = 1ᵀ
+        np.testing.assert_allclose(mech.estimate_counts(counts).ravel(), want, rtol=1e-9, atol=1e-9)
+        assert mech.estimate_counts(counts).sum() == pytest.approx(1.0, abs=1e-9)  # 1ᵀ(Pᵀ)⁻¹ = 1ᵀ
 
 
 @given(d=st.integers(2, 8), data=st.data(), eps=st.floats(0.05, 8.0))
@@ -62,7 +62,7 @@ def test_urr_estimator_equals_channel_inversion(d, data, eps):
     counts = np.asarray(data.draw(st.lists(st.integers(0, 100), min_size=d, max_size=d)))
     counts[0] += 1
     mech = URR(eps, d, sens)
-    np.testing.assert_allclose(mech.estimate(counts), np.linalg.solve(mech.channel().T, counts / counts.sum()),
+    np.testing.assert_allclose(mech.estimate_counts(counts), np.linalg.solve(mech.channel().T, counts / counts.sum()),
                                rtol=1e-9, atol=1e-9)
     f = np.random.default_rng(d).dirichlet(np.ones(d))
     np.testing.assert_allclose(mech.variance(100, f), channels.inverse_variance(mech.channel(), f, 100),
@@ -119,7 +119,7 @@ def test_error_methods_take_the_oracle_argument_order():
 # ---------------------------------------------------------------------------- Monte Carlo checks
 def _mc(mech, true_counts, reps, seed):
     rng = np.random.default_rng(seed)
-    return np.stack([mech.estimate(mech.simulate_report_counts(true_counts, rng)) for _ in range(reps)])
+    return np.stack([mech.estimate_counts(mech.simulate_counts(true_counts, rng)) for _ in range(reps)])
 
 
 @pytest.mark.parametrize("cls", [JuRR, CPRR, JointGRR, TDRR])

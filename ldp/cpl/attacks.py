@@ -46,7 +46,7 @@ __all__ = [
     "infer",
     "attack_accuracy",
     "effective_channel",
-    "effective_epsilon",
+    "effective_channel_epsilon",
     "expected_zero_one_error",
     "two_level_channel",
     "channel_factory",
@@ -330,7 +330,7 @@ def effective_channel(oracle: FrequencyOracle, *, method: str = "closed", n: int
     raise ValueError(f"method must be 'closed', 'exact' or 'monte_carlo', got {method!r}")
 
 
-def effective_epsilon(oracle_or_a: Any, k: int | None = None) -> float:
+def effective_channel_epsilon(oracle_or_a: Any, k: int | None = None) -> float:
     """``ε_eff = ln(a (k - 1)/(1 - a))``: the privacy level of the GRR-like effective channel.
 
     Pass an oracle (closed-form ``a``) or a number ``a`` together with ``k``.

@@ -21,7 +21,7 @@ import numpy as np
 
 from .._checks import check_epsilon
 from ..metrics import misclassification_rate
-from .attacks import effective_epsilon, make_oracle
+from .attacks import effective_channel_epsilon, make_oracle
 from .theory import conditional, cpl_alg1, cpl_alg2, cpl_exp, cpl_grr, cpl_two_level
 
 __all__ = [
@@ -118,7 +118,7 @@ def cpl_function(method: Any) -> CPLRule:
         def limit(P: np.ndarray, eps: float) -> float:
             key = (eps, P.shape[1])
             if key not in memo:
-                memo[key] = effective_epsilon(make_oracle(mech, eps, P.shape[1]))
+                memo[key] = effective_channel_epsilon(make_oracle(mech, eps, P.shape[1]))
             return cpl_two_level(P, memo[key])
         return limit
     raise ValueError(f"method must be 'alg2', 'grr', 'exp', 'alg1:<MECH>', 'limit:<MECH>' or a callable, "

@@ -101,7 +101,7 @@ class URR(ChannelMechanism):
         """Per-user reports for codes ``x`` (exact categorical draws, vectorised by input value)."""
         return channels.sample_channel(self.channel(), x, rng)
 
-    def report_counts(self, reports: Any) -> np.ndarray:
+    def support_counts(self, reports: Any) -> np.ndarray:
         """Counts of each reported value."""
         from .._checks import check_codes
 
