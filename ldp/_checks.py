@@ -386,3 +386,45 @@ def check_release_channel(P: Any, name: str = "P", atol: float = 1e-9) -> np.nda
     A channel: 2-D, finite, non-negative, rows summing to 1 within ``atol`` (:func:`check_channel`).
     """
     return check_channel(P, atol=atol, name=name)
+
+
+def check_joint_distribution(table: Any, name: str = "joint", *, ndim: int | None = 2,
+                             atol: float = 1e-6) -> np.ndarray:
+    """A joint distribution: finite, non-negative entries summing to 1 within ``atol`` (``ndim``-D if given)."""
+    arr = np.asarray(table)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a real array of probabilities, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-D table, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError(f"{name} must be finite and non-negative")
+    if abs(float(arr.sum()) - 1.0) > atol:
+        raise ValueError(f"{name} must be a probability distribution summing to 1 (within {atol:g}), got sum "
+                         f"{float(arr.sum())!r}")
+    return arr
+
+
+def check_code_matrix(codes: Any, domains: Any, name: str = "codes",
+                      domains_name: str = "domains") -> tuple[np.ndarray, tuple[int, ...]]:
+    """An ``(N, d)`` integer code matrix (N >= 1) whose column ``j`` lies in ``{0, ..., domains[j]-1}``."""
+    if isinstance(domains, (str, bytes)) or not hasattr(domains, "__len__"):
+        raise TypeError(f"{domains_name} must be a sequence of integer domain sizes, got {domains!r}")
+    sizes = tuple(check_domain_size(s, f"{domains_name}[{j}]", minimum=1) for j, s in enumerate(domains))
+    x = np.asarray(codes)
+    if x.dtype == object or not (np.issubdtype(x.dtype, np.integer) or x.dtype == bool):
+        raise TypeError(f"{name} must be an integer code matrix, got dtype {x.dtype}")
+    if x.ndim != 2 or x.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty (N, d) array, got shape {x.shape}")
+    if x.shape[1] != len(sizes):
+        raise ValueError(f"{name} has {x.shape[1]} columns but {domains_name} lists {len(sizes)} sizes")
+    lo, hi = x.min(axis=0), x.max(axis=0)
+    bad = np.flatnonzero((lo < 0) | (hi >= np.array(sizes)))
+    if bad.size:
+        j = int(bad[0])
+        v = int(lo[j]) if lo[j] < 0 else int(hi[j])
+        raise ValueError(f"{name}[:, {j}] contains the code {v}, outside the domain {{0, ..., {sizes[j] - 1}}}")
+    return x.astype(np.int64, copy=False), sizes

@@ -36,6 +36,7 @@ from scipy import optimize
 
 from ._checks import check_init, check_iteration, check_real_rows, check_total, check_weights
 from .audit import check_channel
+from .exceptions import warn_not_converged
 
 __all__ = [
     "norm_sub",
@@ -79,14 +80,21 @@ def project_simplex(v: Any, total: float = 1.0) -> np.ndarray:
     arr = _vector_or_rows(v, "v")
     t = _total(total)
     rows = np.atleast_2d(arr)
-    u = -np.sort(-rows, axis=1)
-    css = np.cumsum(u, axis=1) - t
+    # Work on (v - max v)/t, clamped at -1: the projection commutes with a common shift, scales with t, and
+    # every entry <= max - t gets 0 (the threshold is >= max - t), so the clamp changes nothing.  This keeps
+    # every intermediate in [-d, 0] whatever the magnitudes of v and total (no overflow, no cancellation).
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = np.maximum((rows - rows.max(axis=1, keepdims=True)) / t, -1.0)
+    u = -np.sort(-z, axis=1)
+    css = np.cumsum(u, axis=1) - 1.0
     idx = np.arange(1, rows.shape[1] + 1)
     cond = u - css / idx > 0
     rho = rows.shape[1] - np.argmax(cond[:, ::-1], axis=1)  # last index where cond holds (1-based)
     theta = css[np.arange(rows.shape[0]), rho - 1] / rho
-    out = np.maximum(rows - theta[:, None], 0.0)
-    return out.reshape(arr.shape)
+    out = np.maximum(z - theta[:, None], 0.0)
+    pos = out > 0
+    out += np.where(pos, (1.0 - out.sum(axis=1, keepdims=True)) / pos.sum(axis=1, keepdims=True), 0.0)  # rounding
+    return (out * t).reshape(arr.shape)
 
 
 def norm_sub(estimate: Any, total: float = 1.0) -> np.ndarray:
@@ -125,7 +133,8 @@ def norm_sub(estimate: Any, total: float = 1.0) -> np.ndarray:
         if k == 0:
             out[i] = t / row.size
             continue
-        s = float(row[pos].sum())
+        with np.errstate(over="ignore"):
+            s = float(row[pos].sum())       # inf when the positives overflow: then s > t, the projection branch
         if s > t:
             out[i, pos] = project_simplex(row[pos], t)
         else:
@@ -257,6 +266,7 @@ def ibu(
         return new / new.sum()
 
     pi, it, conv = _run_em(step, pi, max_iter, tol)
+    warn_not_converged(conv, "ibu", max_iter, tol)
     if not return_info:
         return pi
     ll = float(np.sum(counts[used] * np.log(pi @ Pu)))
@@ -316,6 +326,7 @@ def ibu_grr(
         raise ValueError("counts has reports of a value that no input with positive init can produce")
 
     pi, it, conv = _ibu_grr_loop(pi, frac, used, a, q, max_iter, tol)
+    warn_not_converged(conv, "ibu_grr", max_iter, tol)
     if not return_info:
         return pi
     ll = float(np.sum(c[used] * np.log(a * pi[used] + q)))
@@ -459,6 +470,7 @@ def ibu_ue(
         return new / new.sum()
 
     pi, it, conv = _run_em(step, pi, max_iter, tol)
+    warn_not_converged(conv, "ibu_ue", max_iter, tol)
     if not return_info:
         return pi
     return pi, IBUInfo(it, conv, ue_composite_log_likelihood(C, n, p, q, pi), "composite likelihood")

@@ -199,9 +199,8 @@ def sweep(
         for res in _progress(gen, total, label, progress):
             results.append(res)
     else:
+        dclient, owned = _dask_client(client, scheduler_address)  # clear ImportError if distributed is missing
         from distributed import as_completed
-
-        dclient, owned = _dask_client(client, scheduler_address)
         try:
             futures = [dclient.submit(_run_task, func, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
             try:

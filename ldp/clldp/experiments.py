@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import as_generator, check_epsilon, check_int
+from ..mechanism import sample_support
 from .accounting import pl_true_beliefs
 from .attack import clldp_attack, labeldp_attack
 from .belief import belief_functions, true_conditionals
@@ -76,10 +77,7 @@ def _khr_error(attr: np.ndarray, label: np.ndarray, truth: np.ndarray, epsilon: 
     mech = KHR(epsilon, w, k, m_attr, m_label)
     x = mech.encode(attr, label)
     n = x.size
-    if mech.has_count_sampler:
-        counts = mech.simulate_counts(np.bincount(x, minlength=m_attr * m_label), gen)
-    else:
-        counts = mech.perturb_and_count(x, gen)
+    counts = sample_support(mech, np.bincount(x, minlength=m_attr * m_label), gen)
     return float(np.linalg.norm(mech.estimate_counts(counts, n) - truth))
 
 

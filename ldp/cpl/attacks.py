@@ -38,7 +38,7 @@ from scipy import integrate, stats
 
 from .._checks import as_generator, check_int
 from ..oracles import (BLH, GRR, OLH, OUE, SHE, SUE, Exponential, FrequencyOracle, LocalHashing, SubsetSelection,
-                       UnaryEncoding)
+                       UnaryEncoding, make)
 
 __all__ = [
     "PAPER_MECHANISMS",
@@ -86,25 +86,14 @@ def make_oracle(name: str, epsilon: float, d: int, *, rappor: str = "sue", ss_ru
         key = "RAPPOR"
     if key not in PAPER_MECHANISMS:
         raise ValueError(f"name must be one of {PAPER_MECHANISMS} (or 'SUE'), got {name!r}")
-    if key == "GRR":
-        return GRR(epsilon, d)
-    if key == "EXP":
-        return Exponential(epsilon, d)
-    if key == "RAPPOR":
-        if rappor == "sue":
-            return SUE(epsilon, d)
+    if key == "RAPPOR":  # the paper's RAPPOR is basic one-time RAPPOR, i.e. SUE (or its fixed-probability reading)
         if rappor == "fixed":
             return UnaryEncoding(None, d, *RAPPOR_FIXED_PQ)
-        raise ValueError(f"rappor must be 'sue' or 'fixed', got {rappor!r}")
-    if key == "OUE":
-        return OUE(epsilon, d)
-    if key == "BLH":
-        return BLH(epsilon, d)
-    if key == "OLH":
-        return OLH(epsilon, d, rule=olh_rule)
-    if key == "SS":
-        return SubsetSelection(epsilon, d, subset_size=ss_rule)
-    return SHE(epsilon, d)
+        if rappor != "sue":
+            raise ValueError(f"rappor must be 'sue' or 'fixed', got {rappor!r}")
+        key = "SUE"
+    options = {"OLH": dict(rule=olh_rule), "SS": dict(subset_size=ss_rule)}
+    return make(key, epsilon, d, **options.get(key, {}))
 
 
 # ----------------------------------------------------------------------------- the attacks

@@ -105,6 +105,20 @@ class FrequencyOracle(Mechanism):
         counts = self._true_counts(true_counts)
         return (np.repeat(np.arange(self.d, dtype=np.int64), counts),)
 
+    def sample_support(self, true_counts: Any, rng: Any = None) -> np.ndarray:
+        """Support counts of the population ``true_counts``: exact count-level draw if offered, else per-user.
+
+        The per-user route perturbs the users in code order (``population``), through
+        ``perturb_and_count`` where the oracle has it (same counts as ``perturb`` then
+        ``support_counts``, without holding the reports).
+        """
+        gen = self._rng(rng)
+        if self.has_count_sampler:
+            return self.simulate_counts(true_counts, gen)
+        (x,) = self.population(true_counts)
+        count = getattr(self, "perturb_and_count", None)
+        return count(x, gen) if count is not None else self.support_counts(self.perturb(x, gen))
+
     # helpers for subclasses
     #: False for oracles whose "support" is a sum of noisy reals (SHE) and may be negative
     support_is_count: bool = True

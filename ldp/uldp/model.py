@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_epsilon, check_int
+from .._checks import check_channel, check_epsilon, check_int
 
 __all__ = [
     "REGIONS",
@@ -291,13 +291,12 @@ class ULDPCheck:
 
 
 def _as_channel(P: Any, K: int | None = None) -> np.ndarray:
-    arr = np.asarray(P, dtype=float)
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+    """A square channel (rows = inputs, columns = outputs; rows sum to 1): a verdict on anything else is meaningless."""
+    arr = check_channel(P, atol=1e-9, name="P")
+    if arr.shape[0] != arr.shape[1]:
         raise ValueError(f"P must be a square channel matrix (rows = inputs, columns = outputs), got shape {arr.shape}")
     if K is not None and arr.shape[0] != K:
         raise ValueError(f"P must be {K} x {K} for this model, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError("P must be finite and non-negative")
     return arr
 
 
