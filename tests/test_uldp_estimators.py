@@ -154,7 +154,7 @@ def test_expected_ed_matches_simulation():
     for cls in (JuRR, CPRR, TDRR, JointGRR):
         mech = cls(2.0, model)
         est = _mc(mech, true, reps, seed=99)
-        sq = np.array([mse_cells(f, e) for e in est])
+        sq = np.array([mse_cells(e, f) for e in est])
         # E[ED²] within 5 standard errors of its Monte Carlo mean
         assert abs(sq.mean() - expected_ed(mech, f, n) ** 2) < 5 * sq.std(ddof=1) / math.sqrt(reps), cls.name
         assert expected_euclidean(mech, f, n) == pytest.approx(expected_ed(mech, f, n) * math.sqrt(15))
@@ -174,14 +174,14 @@ def test_spec_expected_ed_values():
 def test_metrics():
     a = np.array([[0.5, 0.5], [0.0, 0.0]])
     b = np.array([[0.4, 0.5], [0.1, 0.0]])
-    assert ed(a, b) == pytest.approx(math.sqrt(0.02 / 4))
-    assert euclidean(a, b) == pytest.approx(math.sqrt(0.02))
-    assert euclidean(a, b) == pytest.approx(ed(a, b) * 2)
-    assert mse_cells(a, b) == pytest.approx(ed(a, b) ** 2)
-    assert mse_eq60(a, b, 10) == pytest.approx(0.002)
+    assert ed(b, a) == pytest.approx(math.sqrt(0.02 / 4))
+    assert euclidean(b, a) == pytest.approx(math.sqrt(0.02))
+    assert euclidean(b, a) == pytest.approx(ed(b, a) * 2)
+    assert mse_cells(b, a) == pytest.approx(ed(b, a) ** 2)
+    assert mse_eq60(b, a, 10) == pytest.approx(0.002)
     with pytest.raises(ValueError, match="same shape"):
-        ed(a, b.ravel())
+        ed(b.ravel(), a)
     with pytest.raises(ValueError, match="finite"):
-        ed(a, np.full((2, 2), np.nan))
+        ed(np.full((2, 2), np.nan), a)
     with pytest.raises(ValueError, match="n_users"):
-        mse_eq60(a, b, 0)
+        mse_eq60(b, a, 0)

@@ -190,12 +190,12 @@ def freq_nmse(estimates: Sequence[Any], truths: Sequence[Any]) -> float:
     return float(np.sum((est - tru) ** 2) / den)
 
 
-def zero_one_error(codes: Any, inferred: Any) -> float:
-    """Eq. (24) averaged over attributes: the share of records whose inferred value differs from the truth."""
-    a = np.asarray(codes)
+def zero_one_error(inferred: Any, codes: Any) -> float:
+    """Eq. (24) averaged over attributes: the share of records whose inferred value differs from the truth ``codes``."""
     b = np.asarray(inferred)
+    a = np.asarray(codes)
     if a.shape != b.shape:
-        raise ValueError(f"codes and inferred must have the same shape, got {a.shape} and {b.shape}")
+        raise ValueError(f"inferred and codes must have the same shape, got {b.shape} and {a.shape}")
     if a.ndim == 1:
         a, b = a[:, None], b[:, None]
-    return float(np.mean([misclassification_rate(a[:, j], b[:, j]) for j in range(a.shape[1])]))
+    return float(np.mean([misclassification_rate(b[:, j], a[:, j]) for j in range(a.shape[1])]))
