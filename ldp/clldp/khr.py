@@ -272,7 +272,8 @@ class KHR(FrequencyOracle):
         law of the count vector exists; use :meth:`perturb_and_count`.
         """
         if self.k != 1:
-            raise ValueError(f"simulate_counts is exact only for k = 1 (got k = {self.k}); use perturb_and_count")
+            raise ValueError(f"kHR has no exact count-level sampler for k = {self.k} (only for k = 1); use "
+                             "sample_support() or perturb_and_count()")
         return GRR(self.ldp_epsilon, self.m).simulate_counts(true_counts, rng)
 
     def __repr__(self) -> str:

@@ -115,6 +115,8 @@ class VP(Mechanism):
         ``true_counts`` has length ``d + 1``: the valid users at each position, then the invalid users.
         """
         counts = check_counts(true_counts, self.d + 1, "true_counts")
+        if counts.sum() == 0:
+            raise ValueError("true_counts sums to 0: at least one user is needed")
         kept, dropped = samplers.vp_counts(counts[: self.d], int(counts[self.d]), self.p, self.q, as_generator(rng))
         return VPCounts(kept, dropped, int(counts.sum()))
 
