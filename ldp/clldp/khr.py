@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_codes, check_epsilon, check_int, check_probability
+from .._checks import (MAX_EPSILON, as_generator, check_codes, check_epsilon, check_int, check_mechanism_epsilon,
+                       check_probability)
 from ..oracles import GRR, FrequencyOracle, SubsetSelection
 from .encoding import ProductDomain
 
@@ -63,12 +64,17 @@ def khr_ldp_epsilon(epsilon: float, omega: float) -> float:
     """
     eps = check_epsilon(epsilon)
     w = check_omega(omega)
-    return math.log(math.expm1(eps) + w) - math.log(w)
+    # ln(e^ε - 1 + ω) written so that it cannot overflow: ε + ln(1 + (ω - 1) e^{-ε})
+    return eps + math.log1p((w - 1) * math.exp(-eps)) - math.log(w)
 
 
 def khr_theta(epsilon: float, omega: float) -> float:
     """``θ = A/B = p(m-k)/(k(1-p)) = (e^ε + ω - 1)/ω`` (proof of Thm 2; also θ_γ of Thm 5)."""
-    return math.exp(khr_ldp_epsilon(epsilon, omega))
+    level = khr_ldp_epsilon(epsilon, omega)
+    if level > MAX_EPSILON:
+        raise ValueError(f"epsilon={epsilon!r} with omega={omega!r} gives theta = e^{level:.4g}, which overflows "
+                         f"double precision; use a budget with ln(theta) <= {MAX_EPSILON:g}")
+    return math.exp(level)
 
 
 def khr_p(epsilon: float, omega: float, k: int, m: int) -> float:
@@ -77,7 +83,7 @@ def khr_p(epsilon: float, omega: float, k: int, m: int) -> float:
     Written as ``k (e^ε - 1 + ω) / (k (e^ε - 1) + m ω)`` to stay accurate for small ε.
     Always ``k/m <= p < 1``.
     """
-    eps = check_epsilon(epsilon)
+    eps = check_mechanism_epsilon(epsilon)
     w = check_omega(omega)
     m = check_int(m, "m", minimum=2)
     k = _check_k(k, m)

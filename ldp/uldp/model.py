@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_channel, check_epsilon, check_int
+from .._checks import check_channel, check_domain_size, check_epsilon, check_int
 
 __all__ = [
     "REGIONS",
@@ -76,7 +76,7 @@ class SensitiveDomain:
     labels: tuple[Any, ...] | None = field(default=None, compare=False)
 
     def __init__(self, size: int, sensitive: Iterable[int] = (), labels: Sequence[Any] | None = None) -> None:
-        size = check_int(size, "size", minimum=1)
+        size = check_domain_size(size, "size", minimum=1)
         if isinstance(sensitive, (str, bytes)):
             raise TypeError(f"sensitive must be an iterable of integer codes, got the string {sensitive!r}")
         codes = []
@@ -188,8 +188,8 @@ class ULDPModel2D:
     @classmethod
     def first_sensitive(cls, kx: int, ky: int, sx: int, sy: int) -> "ULDPModel2D":
         """The paper's index convention: the first ``sx`` (``sy``) codes are sensitive."""
-        kx = check_int(kx, "kx", minimum=1)
-        ky = check_int(ky, "ky", minimum=1)
+        kx = check_domain_size(kx, "kx", minimum=1)
+        ky = check_domain_size(ky, "ky", minimum=1)
         sx = check_int(sx, "sx", minimum=0, maximum=kx)
         sy = check_int(sy, "sy", minimum=0, maximum=ky)
         return cls.from_sizes(kx, ky, range(sx), range(sy))
