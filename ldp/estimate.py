@@ -27,7 +27,6 @@ and the likelihood-based estimators:
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 

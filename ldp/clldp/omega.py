@@ -30,7 +30,6 @@ import numpy as np
 
 from .._checks import check_int, check_label_conditional
 from ..estimate import clip_normalise
-from ..audit import check_channel
 
 __all__ = ["check_label_conditional", "omega", "omega_curve", "omega_bruteforce", "conditional_from_joint"]
 

@@ -37,8 +37,7 @@ import numpy as np
 from scipy import integrate, stats
 
 from .._checks import as_generator, check_int
-from ..oracles import (BLH, GRR, OLH, OUE, SHE, SUE, Exponential, FrequencyOracle, LocalHashing, SubsetSelection,
-                       UnaryEncoding, make)
+from ..oracles import GRR, SHE, FrequencyOracle, LocalHashing, SubsetSelection, UnaryEncoding, make
 
 __all__ = [
     "PAPER_MECHANISMS",
