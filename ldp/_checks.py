@@ -144,14 +144,6 @@ def check_mechanism_epsilon(epsilon: Any, name: str = "epsilon") -> float:
     return value
 
 
-def check_resolution(epsilon: float, p: float, q: float, mechanism: str = "mechanism") -> None:
-    """Refuse a budget at which ``p - q`` is not resolved to relative precision 1e-6 (or is not > 0)."""
-    gap = p - q
-    if not (math.isfinite(gap) and gap > 0 and gap >= 2.3e-10 * max(abs(p), abs(q))):
-        raise ValueError(f"epsilon={epsilon!r} is too small for {mechanism}: p - q = {gap!r} is lost to rounding "
-                         f"in double precision; use epsilon in [{MIN_EPSILON:g}, {MAX_EPSILON:g}]")
-
-
 def check_support_counts(support: Any, length: int, n: int | None = None, name: str = "counts", *,
                          counts: bool = True) -> np.ndarray:
     """Support counts as floats: shape ``(length,)``, finite; if ``counts``, in ``[0, n]`` (``n`` users).
@@ -184,18 +176,6 @@ def check_frequency_values(f: Any, name: str = "f") -> np.ndarray:
     arr = arr.astype(float)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
         raise ValueError(f"{name} must hold frequencies in [0, 1], got {f!r}")
-    return arr
-
-
-def check_distribution(f: Any, K: int | None = None, name: str = "f", atol: float = 1e-9) -> np.ndarray:
-    """A probability vector: 1-D (length ``K`` if given), finite, non-negative, summing to 1 within ``atol``."""
-    arr = check_real_rows(f, name)
-    if arr.ndim != 1 or (K is not None and arr.size != K):
-        want = f"({K},)" if K is not None else "a 1-D vector"
-        raise ValueError(f"{name} must have shape {want}, got {arr.shape}")
-    if np.any(arr < 0) or abs(float(arr.sum()) - 1.0) > atol:
-        raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1), got sum "
-                         f"{float(arr.sum())!r}")
     return arr
 
 

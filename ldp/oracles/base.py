@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import (as_generator, check_codes, check_counts, check_domain_size, check_int, check_mechanism_epsilon,
-                       check_support_counts)
+from .._checks import (as_generator, check_codes, check_counts, check_domain_size, check_frequency_values, check_int,
+                       check_mechanism_epsilon, check_support_counts)
 from ..mechanism import Mechanism
 
 
@@ -132,13 +132,7 @@ class FrequencyOracle(Mechanism):
 
     @staticmethod
     def _check_frequency(f: Any) -> np.ndarray:
-        from .._checks import check_frequency_values
         return check_frequency_values(f, "f")
-
-    def _check_resolution(self) -> None:
-        """Refuse budgets at which ``p - q`` is lost to rounding (call at the end of ``__init__``)."""
-        from .._checks import check_resolution
-        check_resolution(self.epsilon, self.p, self.q, type(self).__name__)
 
     def _codes(self, x: Any) -> np.ndarray:
         return check_codes(x, self.d, "x")
