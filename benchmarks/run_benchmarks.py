@@ -96,7 +96,7 @@ def ldp_task(kind: str) -> Callable[[np.ndarray, int], np.ndarray]:
         def run(x: np.ndarray, seed: int) -> np.ndarray:
             # per-user reports, generated chunk by chunk and counted at once (no n x d matrix is held)
             o = OUE(EPS, D)
-            return o.estimate_from_support(o.perturb_and_count(x, seed), x.size)
+            return o.estimate_counts(o.perturb_and_count(x, seed), x.size)
     elif kind == "OLH":
         def run(x: np.ndarray, seed: int) -> np.ndarray:
             o = OLH(EPS, D)
@@ -185,7 +185,7 @@ def count_rows(n: int) -> list[dict]:
     rows = []
     for name, o in oracles.items():
         def run() -> np.ndarray:
-            return o.estimate_from_support(o.simulate_counts(counts, gen), n)
+            return o.estimate_counts(o.simulate_counts(counts, gen), n)
         run()  # warm-up: caches the HR slot matrix and the Bloom pseudo-inverse
         t = timed(run, repeat=5)
         rows.append({"group": "count-level", "task": f"{name} simulate_counts+estimate", "oracle": name,

@@ -38,9 +38,14 @@ def check_int(value: Any, name: str, *, minimum: int | None = None, maximum: int
     return value
 
 
+#: largest domain size accepted: 2^31 - 1, the modulus of the local-hashing family and the largest code of an
+#: int32 report; a larger domain cannot be enumerated by any mechanism of the package
+MAX_DOMAIN_SIZE = 2**31 - 1
+
+
 def check_domain_size(d: Any, name: str = "d", *, minimum: int = 2) -> int:
-    """A domain size: an integer >= ``minimum`` (2 by default)."""
-    return check_int(d, name, minimum=minimum)
+    """A domain size: an integer in ``[minimum, 2^31 - 1]`` (``minimum`` is 2 by default)."""
+    return check_int(d, name, minimum=minimum, maximum=MAX_DOMAIN_SIZE)
 
 
 def check_probability(value: Any, name: str, *, open_low: bool = False, open_high: bool = False) -> float:
@@ -113,3 +118,291 @@ def as_generator(rng: Any = None) -> np.random.Generator:
             raise ValueError(f"rng seed must be non-negative, got {rng}")
         return np.random.default_rng(int(rng))
     raise TypeError(f"rng must be a numpy Generator, SeedSequence, int seed or None, got {type(rng).__name__}")
+
+
+# ---------------------------------------------------------------------------- mechanisms
+#: smallest budget a mechanism accepts: below it ``p - q`` (of order ``epsilon``) is lost to rounding in
+#: double precision for the ``O(1)`` probabilities it is the difference of (relative error ~ 1e-16/epsilon)
+MIN_EPSILON = 1e-8
+#: largest budget: ``e^epsilon`` overflows double precision beyond about 709.78
+MAX_EPSILON = 700.0
+
+
+def check_mechanism_epsilon(epsilon: Any, name: str = "epsilon") -> float:
+    """A mechanism's budget: a finite real in ``[MIN_EPSILON, MAX_EPSILON]`` = ``[1e-8, 700]``.
+
+    Outside this range ``p - q`` underflows (tiny budgets) or ``e^epsilon`` overflows (huge
+    ones), and the estimator would divide by zero or return NaN.
+    """
+    value = check_epsilon(epsilon, name)
+    if not MIN_EPSILON <= value <= MAX_EPSILON:
+        raise ValueError(f"{name}={epsilon!r} is outside the range [{MIN_EPSILON:g}, {MAX_EPSILON:g}] in which the "
+                         "mechanism's probabilities are resolved in double precision (p - q would "
+                         f"{'underflow' if value < MIN_EPSILON else 'overflow or round to 0 or 1'})")
+    return value
+
+
+def check_support_counts(support: Any, length: int, n: int | None = None, name: str = "counts", *,
+                         counts: bool = True) -> np.ndarray:
+    """Support counts as floats: shape ``(length,)``, finite; if ``counts``, in ``[0, n]`` (``n`` users).
+
+    A report supports a value at most once, so no support count can exceed the number of users.
+    """
+    arr = np.asarray(support)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a numeric vector, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if arr.shape != (length,):
+        raise ValueError(f"{name} must have shape ({length},), got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite")
+    if counts and np.any(arr < 0):
+        raise ValueError(f"{name} must be non-negative counts, got minimum {float(arr.min())!r}")
+    if counts and n is not None and np.any(arr > n):
+        raise ValueError(f"{name} must be at most n={n} (a report supports a value at most once), "
+                         f"got maximum {float(arr.max())!r}")
+    return arr
+
+
+def check_frequency_values(f: Any, name: str = "f") -> np.ndarray:
+    """Entries in ``[0, 1]`` (a frequency or an array of them); not required to sum to 1."""
+    arr = np.asarray(f)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must hold real frequencies in [0, 1], got {f!r}")
+    arr = arr.astype(float)
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
+        raise ValueError(f"{name} must hold frequencies in [0, 1], got {f!r}")
+    return arr
+
+
+def check_table(table: Any, c: int | None = None, d: int | None = None, name: str = "table") -> np.ndarray:
+    """Validate a ``c x d`` table of non-negative integer counts with at least one user."""
+    arr = np.asarray(table)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer)
+                                   or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr))
+                                       and np.all(arr == np.round(arr)))):
+        raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D (classes x items) table, got shape {arr.shape}")
+    if (c is not None and arr.shape[0] != c) or (d is not None and arr.shape[1] != d):
+        raise ValueError(f"{name} must have shape ({c}, {d}), got {arr.shape}")
+    if arr.size and arr.min() < 0:
+        raise ValueError(f"{name} must be non-negative, got minimum {arr.min()}")
+    if arr.sum() == 0:
+        raise ValueError(f"{name} sums to 0: at least one user is needed")
+    return arr.astype(np.int64)
+
+
+def check_observed(observed: Any, m: int, kind: str, name: str) -> np.ndarray:
+    """Observed outputs of a channel with ``m`` outputs, as counts: ``kind`` is ``"counts"`` or ``"samples"``."""
+    if kind == "counts":
+        arr = np.asarray(observed)
+        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer)
+                                       or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr))
+                                           and np.all(arr == np.round(arr)))):
+            raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
+        if arr.ndim != 1 or arr.size != m:
+            raise ValueError(f"{name} must be a 1-D vector of length {m}, got shape {arr.shape}")
+        if np.any(arr < 0):
+            raise ValueError(f"{name} must be non-negative")
+        return arr.astype(np.int64)
+    if kind == "samples":
+        arr = np.asarray(observed)
+        if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
+            raise TypeError(f"{name} must be an array of integer outputs in 0..{m - 1}, got dtype {arr.dtype}")
+        arr = arr.ravel()
+        if arr.size and (arr.min() < 0 or arr.max() >= m):
+            raise ValueError(f"{name} contains outputs outside 0..{m - 1}")
+        return np.bincount(arr, minlength=m).astype(np.int64)
+    raise ValueError(f"kind must be 'counts' or 'samples', got {kind!r}")
+
+
+# ---------------------------------------------------------------------------- estimators
+def check_real_rows(v: Any, name: str) -> np.ndarray:
+    """A non-empty finite real 1-D vector or 2-D array of rows, as float64."""
+    arr = np.asarray(v)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if arr.ndim not in (1, 2) or arr.shape[-1] == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D vector or a 2-D array of rows, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must contain only finite values")
+    return arr
+
+
+def check_total(total: Any, name: str = "total") -> float:
+    """A finite real > 0 (the required sum of a post-processed estimate)."""
+    if isinstance(total, bool) or not isinstance(total, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {total!r}")
+    t = float(total)
+    if not (math.isfinite(t) and t > 0):
+        raise ValueError(f"{name} must be finite and > 0, got {total!r}")
+    return t
+
+
+def check_weights(counts: Any, name: str, length: int | None = None) -> np.ndarray:
+    """Non-negative finite weights (integer counts or real expected counts) with a positive sum."""
+    arr = np.asarray(counts)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a numeric vector of counts, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if length is not None and arr.size != length:
+        raise ValueError(f"{name} must have length {length}, got {arr.size}")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError(f"{name} must be finite and non-negative")
+    if arr.sum() <= 0:
+        raise ValueError(f"{name} sums to 0: at least one report is needed")
+    return arr
+
+
+def check_iteration(max_iter: Any, tol: Any) -> tuple[int, float]:
+    """``max_iter`` an integer >= 1 and ``tol`` a finite real >= 0."""
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (math.isfinite(float(tol)) and tol >= 0):
+        raise ValueError(f"tol must be a finite number >= 0, got {tol!r}")
+    return int(max_iter), float(tol)
+
+
+def check_init(init: Any, d: int) -> np.ndarray:
+    """An initial distribution of length ``d`` (uniform if None)."""
+    if init is None:
+        return np.full(d, 1.0 / d)
+    pi = np.asarray(init, dtype=float)
+    if pi.shape != (d,):
+        raise ValueError(f"init must have shape ({d},), got {pi.shape}")
+    if not np.all(np.isfinite(pi)) or np.any(pi < 0) or abs(pi.sum() - 1.0) > 1e-9:
+        raise ValueError("init must be a probability vector (non-negative, summing to 1)")
+    return pi / pi.sum()
+
+
+# ---------------------------------------------------------------------------- channels
+def _as_matrix(P: Any, name: str) -> np.ndarray:
+    """A finite, non-negative 2-D float array with at least one row and one column."""
+    arr = np.asarray(P)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
+        raise TypeError(f"{name} must be a numeric matrix, got dtype {arr.dtype}")
+    if np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be real, got dtype {arr.dtype}")
+    arr = arr.astype(float, copy=False)
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D matrix (rows = inputs, columns = outputs), got shape {arr.shape}")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} must have at least one row and one column, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must contain only finite entries")
+    if np.any(arr < 0):
+        i, j = np.unravel_index(np.argmin(arr), arr.shape)
+        raise ValueError(f"{name} must be non-negative, got {name}[{i}, {j}] = {arr[i, j]!r}")
+    return arr
+
+
+def check_channel(P: Any, atol: float = 1e-12, name: str = "P") -> np.ndarray:
+    """Validate a channel matrix and return it as a float array.
+
+    Parameters
+    ----------
+    P : array_like, shape (d, m)
+        ``P[x, y] = Pr(y | x)``: rows are inputs, columns outputs.
+    atol : float
+        Allowed absolute deviation of every row sum from 1.
+    name : str
+        Name used in error messages.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not 2-D, has a negative or non-finite entry, or a row whose
+        sum differs from 1 by more than ``atol``.
+    """
+    if not (isinstance(atol, (int, float)) and not isinstance(atol, bool) and np.isfinite(atol) and atol >= 0):
+        raise ValueError(f"atol must be a finite number >= 0, got {atol!r}")
+    arr = _as_matrix(P, name)
+    sums = arr.sum(axis=1)
+    bad = np.flatnonzero(np.abs(sums - 1.0) > atol)
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"{name} must be row-stochastic: row {i} sums to {float(sums[i])!r}, not 1 (atol={atol:g}); "
+            f"{bad.size} of {arr.shape[0]} rows fail"
+        )
+    return arr
+
+
+def check_label_conditional(cond: Any, name: str = "cond", atol: float = 1e-9) -> np.ndarray:
+    """Validate a conditional table ``Pr{s_v | l}`` (rows = labels) and return it as floats.
+
+    Raises
+    ------
+    TypeError
+        If ``cond`` is not numeric.
+    ValueError
+        If it is not 2-D with at least 2 rows and 1 column, has a negative or
+        non-finite entry, or a row that does not sum to 1 within ``atol``.
+    """
+    try:
+        arr = check_channel(cond, atol=atol, name=name)
+    except ValueError as exc:
+        if "row-stochastic" not in str(exc):
+            raise
+        raise ValueError(f"every row of {name} must sum to 1 (it is Pr{{s | l}}): {exc}") from None
+    if arr.shape[0] < 2:
+        raise ValueError(f"{name} must be a 2-D table with >= 2 label rows and >= 1 column, got shape {arr.shape}")
+    return arr
+
+
+def check_release_channel(P: Any, name: str = "P", atol: float = 1e-9) -> np.ndarray:
+    """A conditional table ``P[x, u] = P(X̂ = u | X_k = x)`` of what a release reveals (CPL chapter).
+
+    A channel: 2-D, finite, non-negative, rows summing to 1 within ``atol`` (:func:`check_channel`).
+    """
+    return check_channel(P, atol=atol, name=name)
+
+
+def check_joint_distribution(table: Any, name: str = "joint", *, ndim: int | None = 2,
+                             atol: float = 1e-6) -> np.ndarray:
+    """A joint distribution: finite, non-negative entries summing to 1 within ``atol`` (``ndim``-D if given)."""
+    arr = np.asarray(table)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a real array of probabilities, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-D table, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError(f"{name} must be finite and non-negative")
+    if abs(float(arr.sum()) - 1.0) > atol:
+        raise ValueError(f"{name} must be a probability distribution summing to 1 (within {atol:g}), got sum "
+                         f"{float(arr.sum())!r}")
+    return arr
+
+
+def check_code_matrix(codes: Any, domains: Any, name: str = "codes",
+                      domains_name: str = "domains") -> tuple[np.ndarray, tuple[int, ...]]:
+    """An ``(N, d)`` integer code matrix (N >= 1) whose column ``j`` lies in ``{0, ..., domains[j]-1}``."""
+    if isinstance(domains, (str, bytes)) or not hasattr(domains, "__len__"):
+        raise TypeError(f"{domains_name} must be a sequence of integer domain sizes, got {domains!r}")
+    sizes = tuple(check_domain_size(s, f"{domains_name}[{j}]", minimum=1) for j, s in enumerate(domains))
+    x = np.asarray(codes)
+    if x.dtype == object or not (np.issubdtype(x.dtype, np.integer) or x.dtype == bool):
+        raise TypeError(f"{name} must be an integer code matrix, got dtype {x.dtype}")
+    if x.ndim != 2 or x.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty (N, d) array, got shape {x.shape}")
+    if x.shape[1] != len(sizes):
+        raise ValueError(f"{name} has {x.shape[1]} columns but {domains_name} lists {len(sizes)} sizes")
+    lo, hi = x.min(axis=0), x.max(axis=0)
+    bad = np.flatnonzero((lo < 0) | (hi >= np.array(sizes)))
+    if bad.size:
+        j = int(bad[0])
+        v = int(lo[j]) if lo[j] < 0 else int(hi[j])
+        raise ValueError(f"{name}[:, {j}] contains the code {v}, outside the domain {{0, ..., {sizes[j] - 1}}}")
+    return x.astype(np.int64, copy=False), sizes

@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ._checks import _as_matrix, check_channel, check_observed
+
 __all__ = [
     "check_channel",
     "channel_epsilon",
@@ -42,56 +44,7 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------- channels
-def _as_matrix(P: Any, name: str) -> np.ndarray:
-    """A finite, non-negative 2-D float array with at least one row and one column."""
-    arr = np.asarray(P)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
-        raise TypeError(f"{name} must be a numeric matrix, got dtype {arr.dtype}")
-    if np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be real, got dtype {arr.dtype}")
-    arr = arr.astype(float, copy=False)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D matrix (rows = inputs, columns = outputs), got shape {arr.shape}")
-    if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise ValueError(f"{name} must have at least one row and one column, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must contain only finite entries")
-    if np.any(arr < 0):
-        i, j = np.unravel_index(np.argmin(arr), arr.shape)
-        raise ValueError(f"{name} must be non-negative, got {name}[{i}, {j}] = {arr[i, j]!r}")
-    return arr
-
-
-def check_channel(P: Any, atol: float = 1e-12, name: str = "P") -> np.ndarray:
-    """Validate a channel matrix and return it as a float array.
-
-    Parameters
-    ----------
-    P : array_like, shape (d, m)
-        ``P[x, y] = Pr(y | x)``: rows are inputs, columns outputs.
-    atol : float
-        Allowed absolute deviation of every row sum from 1.
-    name : str
-        Name used in error messages.
-
-    Raises
-    ------
-    ValueError
-        If ``P`` is not 2-D, has a negative or non-finite entry, or a row whose
-        sum differs from 1 by more than ``atol``.
-    """
-    if not (isinstance(atol, (int, float)) and not isinstance(atol, bool) and np.isfinite(atol) and atol >= 0):
-        raise ValueError(f"atol must be a finite number >= 0, got {atol!r}")
-    arr = _as_matrix(P, name)
-    sums = arr.sum(axis=1)
-    bad = np.flatnonzero(np.abs(sums - 1.0) > atol)
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(
-            f"{name} must be row-stochastic: row {i} sums to {float(sums[i])!r}, not 1 (atol={atol:g}); "
-            f"{bad.size} of {arr.shape[0]} rows fail"
-        )
-    return arr
+# check_channel and _as_matrix live in ldp._checks (re-exported here: ldp.audit.check_channel is public)
 
 
 def channel_epsilon(P: Any, *, return_witness: bool = False) -> float | tuple[float, tuple[int, int, int] | None]:
@@ -245,27 +198,7 @@ def _probabilities(expected_probs: Any, name: str = "expected_probs") -> np.ndar
     return p / s
 
 
-def _observed_counts(observed: Any, m: int, kind: str, name: str) -> np.ndarray:
-    if kind == "counts":
-        arr = np.asarray(observed)
-        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer)
-                                       or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr))
-                                           and np.all(arr == np.round(arr)))):
-            raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
-        if arr.ndim != 1 or arr.size != m:
-            raise ValueError(f"{name} must be a 1-D vector of length {m}, got shape {arr.shape}")
-        if np.any(arr < 0):
-            raise ValueError(f"{name} must be non-negative")
-        return arr.astype(np.int64)
-    if kind == "samples":
-        arr = np.asarray(observed)
-        if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
-            raise TypeError(f"{name} must be an array of integer outputs in 0..{m - 1}, got dtype {arr.dtype}")
-        arr = arr.ravel()
-        if arr.size and (arr.min() < 0 or arr.max() >= m):
-            raise ValueError(f"{name} contains outputs outside 0..{m - 1}")
-        return np.bincount(arr, minlength=m).astype(np.int64)
-    raise ValueError(f"kind must be 'counts' or 'samples', got {kind!r}")
+_observed_counts = check_observed
 
 
 def _merge_small(expected: np.ndarray, observed: np.ndarray, min_expected: float) -> tuple[np.ndarray, np.ndarray]:

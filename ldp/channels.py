@@ -28,8 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import as_generator, check_codes, check_counts
-from .audit import check_channel
+from ._checks import as_generator, check_channel, check_codes, check_counts, check_int, check_real_rows
 
 __all__ = [
     "check_square_channel",
@@ -52,8 +51,12 @@ def check_square_channel(P: Any, name: str = "P", atol: float = 1e-9) -> np.ndar
 
 
 def check_frequencies(f: Any, K: int, name: str = "f", atol: float = 1e-9) -> np.ndarray:
-    """A length-``K`` probability vector (finite, non-negative, sums to 1)."""
-    arr = np.asarray(f, dtype=float).ravel()
+    """A length-``K`` probability vector (finite, non-negative, sums to 1); any shape with ``K`` entries."""
+    arr = np.asarray(f)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a real probability vector, got dtype {arr.dtype}")
+    arr = arr.astype(float).ravel()
     if arr.size != K:
         raise ValueError(f"{name} must have {K} entries, got {arr.size}")
     if not np.all(np.isfinite(arr)) or np.any(arr < 0):
@@ -70,7 +73,7 @@ def sample_channel(P: np.ndarray, codes: Any, rng: Any = None) -> np.ndarray:
     grouped by input and each group is drawn at once, so the cost is
     ``O(N + K M)`` for a ``K × M`` channel, with no ``N × M`` matrix.
     """
-    P = np.asarray(P, dtype=float)
+    P = check_channel(P, atol=1e-9)
     K, M = P.shape
     codes = check_codes(codes, K, "codes")
     gen = as_generator(rng)
@@ -90,7 +93,7 @@ def simulate_channel_counts(P: np.ndarray, true_counts: Any, rng: Any = None) ->
     Equal in distribution to :func:`sample_channel` followed by ``bincount``
     (the per-user draws of one input are i.i.d. categorical).
     """
-    P = np.asarray(P, dtype=float)
+    P = check_channel(P, atol=1e-9)
     K, M = P.shape
     counts = check_counts(true_counts, K, "true_counts")
     gen = as_generator(rng)
@@ -102,20 +105,24 @@ def simulate_channel_counts(P: np.ndarray, true_counts: Any, rng: Any = None) ->
 
 def output_distribution(P: np.ndarray, f: Any) -> np.ndarray:
     """``Pᵀ f``: the distribution of one report when inputs have distribution ``f``."""
-    P = np.asarray(P, dtype=float)
-    return P.T @ np.asarray(f, dtype=float).ravel()
+    P = check_channel(P, atol=1e-9)
+    return P.T @ check_frequencies(f, P.shape[0])
 
 
 def inverse_estimate(P: np.ndarray, report_freq: Any) -> np.ndarray:
     """``solve(Pᵀ, report_freq)``: the channel-inversion estimate from report frequencies ``c / N``."""
-    P = np.asarray(P, dtype=float)
-    return np.linalg.solve(P.T, np.asarray(report_freq, dtype=float).ravel())
+    P = check_square_channel(P)
+    freq = check_real_rows(np.ravel(report_freq), "report_freq")
+    if freq.size != P.shape[0]:
+        raise ValueError(f"report_freq must have {P.shape[0]} entries, got {freq.size}")
+    return np.linalg.solve(P.T, freq)
 
 
 def inverse_covariance(P: np.ndarray, f: Any, n: int) -> np.ndarray:
     """Exact covariance of the channel-inversion estimate, ``(W diag(Pᵀf) Wᵀ − diag(f)) / n``."""
-    P = np.asarray(P, dtype=float)
-    f = np.asarray(f, dtype=float).ravel()
+    P = check_square_channel(P)
+    f = check_frequencies(f, P.shape[0])
+    n = check_int(n, "n", minimum=1)
     W = np.linalg.inv(P.T)
     lam = P.T @ f
     return ((W * lam) @ W.T - np.diag(f)) / n
@@ -123,7 +130,8 @@ def inverse_covariance(P: np.ndarray, f: Any, n: int) -> np.ndarray:
 
 def inverse_variance(P: np.ndarray, f: Any, n: int) -> np.ndarray:
     """Exact per-cell variance of the channel-inversion estimate, ``((W∘W) Pᵀ f − f) / n``."""
-    P = np.asarray(P, dtype=float)
-    f = np.asarray(f, dtype=float).ravel()
+    P = check_square_channel(P)
+    f = check_frequencies(f, P.shape[0])
+    n = check_int(n, "n", minimum=1)
     W = np.linalg.inv(P.T)
     return ((W * W) @ (P.T @ f) - f) / n

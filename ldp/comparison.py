@@ -25,6 +25,7 @@ chapter's package (:data:`MECHANISMS`).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,7 @@ from ._checks import as_generator, check_epsilon, check_int
 from .audit import channel_epsilon, check_channel
 from .channels import simulate_channel_counts
 from .estimate import ibu
+from .exceptions import ConvergenceWarning
 from .metrics import total_variation
 
 __all__ = [
@@ -46,7 +48,7 @@ __all__ = [
     "approaches_frame",
     "PairTask",
     "pair_task",
-    "Mechanism",
+    "Candidate",
     "MECHANISMS",
     "mechanism_names",
     "style",
@@ -238,7 +240,7 @@ def pair_task(frame: pd.DataFrame, label: str = "income", attribute: str = "rela
 
 # ---------------------------------------------------------------------------- the candidates
 @dataclass(frozen=True)
-class Mechanism:
+class Candidate:
     """A candidate: its approach, how its channel is built, and where it is defined."""
 
     name: str
@@ -249,8 +251,8 @@ class Mechanism:
 
 
 def _grr_pair(task: PairTask, eps: float, **_: Any) -> np.ndarray:
-    from .oracles import GRR
-    return GRR(eps, task.c * task.d).channel()
+    from .oracles import make
+    return make("GRR", eps, task.c * task.d).channel()
 
 
 def _basic(task: PairTask, eps: float, **_: Any) -> np.ndarray:
@@ -298,8 +300,8 @@ def _pts_cp(task: PairTask, eps: float, **_: Any) -> np.ndarray:
 
 
 def _grr_product(task: PairTask, e_label: float, e_attr: float) -> np.ndarray:
-    from .oracles import GRR
-    return np.kron(GRR(e_label, task.c).channel(), GRR(e_attr, task.d).channel())
+    from .oracles import make
+    return np.kron(make("GRR", e_label, task.c).channel(), make("GRR", e_attr, task.d).channel())
 
 
 def _split(task: PairTask, eps: float, **_: Any) -> np.ndarray:
@@ -347,23 +349,23 @@ def _jurr_min(task: PairTask, options: dict[str, Any]) -> float:
     return jurr_min_epsilon(len(m.x.sensitive), len(m.y.sensitive))
 
 
-MECHANISMS: dict[str, Mechanism] = {m.name: m for m in (
-    Mechanism("GRR (pair)", "baseline", _grr_pair, note="GRR on the c·d product domain: ε-LDP for the pair"),
-    Mechanism("basic solution", "clldp", _basic, note="Theorem 1: SUE on the product domain, ω = 1"),
-    Mechanism("kHR", "clldp", _khr, note="k by Eq. (8), ω = ω(k) computed from the true Pr{a | l}"),
-    Mechanism("LoPub (h=1)", "lopub", lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 1}),
+MECHANISMS: dict[str, Candidate] = {m.name: m for m in (
+    Candidate("GRR (pair)", "baseline", _grr_pair, note="GRR on the c·d product domain: ε-LDP for the pair"),
+    Candidate("basic solution", "clldp", _basic, note="Theorem 1: SUE on the product domain, ω = 1"),
+    Candidate("kHR", "clldp", _khr, note="k by Eq. (8), ω = ω(k) computed from the true Pr{a | l}"),
+    Candidate("LoPub (h=1)", "lopub", lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 1}),
               note="ε/2 per attribute, one hash: each value owns a bit (symmetric unary encoding)"),
-    Mechanism("LoPub (h=2)", "lopub", lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 2}),
+    Candidate("LoPub (h=2)", "lopub", lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 2}),
               note="ε/2 per attribute by Eq. (8), two hashes, filter length ⌈h|Ω|/ln 2⌉ capped at 8 bits"),
-    Mechanism("HEC", "multiclass", _hec, note="users split into c groups; group in the report"),
-    Mechanism("PTJ", "multiclass", _ptj, note="adaptive oracle on the joint domain"),
-    Mechanism("PTS", "multiclass", _pts, note="GRR(ε/2) on the label, OUE(ε/2) on the item"),
-    Mechanism("PTS-CP", "multiclass", _pts_cp, note="correlated perturbation: item invalid if the label flipped"),
-    Mechanism("GRR ⊗ GRR (ε/2 each)", "cpl", _split, note="sequential composition, the CPL chapter's baseline"),
-    Mechanism("GRR ⊗ GRR (CPL-calibrated)", "cpl", _calibrated,
+    Candidate("HEC", "multiclass", _hec, note="users split into c groups; group in the report"),
+    Candidate("PTJ", "multiclass", _ptj, note="adaptive oracle on the joint domain"),
+    Candidate("PTS", "multiclass", _pts, note="GRR(ε/2) on the label, OUE(ε/2) on the item"),
+    Candidate("PTS-CP", "multiclass", _pts_cp, note="correlated perturbation: item invalid if the label flipped"),
+    Candidate("GRR ⊗ GRR (ε/2 each)", "cpl", _split, note="sequential composition, the CPL chapter's baseline"),
+    Candidate("GRR ⊗ GRR (CPL-calibrated)", "cpl", _calibrated,
               note="ε* = the largest budget with ε* + CPL <= ε for both attributes"),
-    Mechanism("CPRR", "uldp", _cprr, note="uRR on the product domain; sensitive: one label, two attribute values"),
-    Mechanism("JuRR", "uldp", _jurr, _jurr_min, note="defined only for ε >= ln(1 + √(|X_S||Y_S|))"),
+    Candidate("CPRR", "uldp", _cprr, note="uRR on the product domain; sensitive: one label, two attribute values"),
+    Candidate("JuRR", "uldp", _jurr, _jurr_min, note="defined only for ε >= ln(1 + √(|X_S||Y_S|))"),
 )}
 
 
@@ -389,7 +391,7 @@ def mechanism_names() -> list[str]:
     return list(MECHANISMS)
 
 
-def _mechanism(name: str) -> Mechanism:
+def _mechanism(name: str) -> Candidate:
     if name not in MECHANISMS:
         raise ValueError(f"mechanism must be one of {mechanism_names()}, got {name!r}")
     return MECHANISMS[name]
@@ -504,7 +506,10 @@ def joint_error(task: PairTask, channel: Any, rng: Any = None, *, n: int | None 
     else:
         counts = gen.multinomial(check_int(n, "n", minimum=1), truth)
     reports = simulate_reports(T, counts, gen)
-    est = ibu(T, reports, max_iter=max_iter, tol=tol)
+    with warnings.catch_warnings():
+        # stopping at max_iter is the documented early-stopping regularisation here, not a failure
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est = ibu(T, reports, max_iter=max_iter, tol=tol)
     return float(total_variation(est, truth))
 
 

@@ -27,14 +27,15 @@ and the likelihood-based estimators:
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import optimize
 
+from ._checks import check_init, check_iteration, check_real_rows, check_total, check_weights
 from .audit import check_channel
+from .exceptions import warn_not_converged
 
 __all__ = [
     "norm_sub",
@@ -51,65 +52,12 @@ __all__ = [
 ]
 
 
-# ---------------------------------------------------------------------------- validation
-def _vector_or_rows(v: Any, name: str) -> np.ndarray:
-    arr = np.asarray(v)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if arr.ndim not in (1, 2) or arr.shape[-1] == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D vector or a 2-D array of rows, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must contain only finite values")
-    return arr
-
-
-def _total(total: Any) -> float:
-    if isinstance(total, bool) or not isinstance(total, (int, float, np.integer, np.floating)):
-        raise TypeError(f"total must be a real number, got {total!r}")
-    t = float(total)
-    if not (math.isfinite(t) and t > 0):
-        raise ValueError(f"total must be finite and > 0, got {total!r}")
-    return t
-
-
-def _weights(counts: Any, name: str, length: int | None = None) -> np.ndarray:
-    """Non-negative finite weights (integer counts or real expected counts) with a positive sum."""
-    arr = np.asarray(counts)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a numeric vector of counts, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if length is not None and arr.size != length:
-        raise ValueError(f"{name} must have length {length}, got {arr.size}")
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError(f"{name} must be finite and non-negative")
-    if arr.sum() <= 0:
-        raise ValueError(f"{name} sums to 0: at least one report is needed")
-    return arr
-
-
-def _iter_args(max_iter: Any, tol: Any) -> tuple[int, float]:
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
-        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
-    if isinstance(tol, bool) or not isinstance(tol, (int, float, np.integer, np.floating)) \
-            or not (math.isfinite(float(tol)) and tol >= 0):
-        raise ValueError(f"tol must be a finite number >= 0, got {tol!r}")
-    return int(max_iter), float(tol)
-
-
-def _init(init: Any, d: int) -> np.ndarray:
-    if init is None:
-        return np.full(d, 1.0 / d)
-    pi = np.asarray(init, dtype=float)
-    if pi.shape != (d,):
-        raise ValueError(f"init must have shape ({d},), got {pi.shape}")
-    if not np.all(np.isfinite(pi)) or np.any(pi < 0) or abs(pi.sum() - 1.0) > 1e-9:
-        raise ValueError("init must be a probability vector (non-negative, summing to 1)")
-    return pi / pi.sum()
+# ---------------------------------------------------------------------------- validation (ldp._checks)
+_vector_or_rows = check_real_rows
+_total = check_total
+_weights = check_weights
+_iter_args = check_iteration
+_init = check_init
 
 
 # ---------------------------------------------------------------------------- post-processing
@@ -131,14 +79,21 @@ def project_simplex(v: Any, total: float = 1.0) -> np.ndarray:
     arr = _vector_or_rows(v, "v")
     t = _total(total)
     rows = np.atleast_2d(arr)
-    u = -np.sort(-rows, axis=1)
-    css = np.cumsum(u, axis=1) - t
+    # Work on (v - max v)/t, clamped at -1: the projection commutes with a common shift, scales with t, and
+    # every entry <= max - t gets 0 (the threshold is >= max - t), so the clamp changes nothing.  This keeps
+    # every intermediate in [-d, 0] whatever the magnitudes of v and total (no overflow, no cancellation).
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = np.maximum((rows - rows.max(axis=1, keepdims=True)) / t, -1.0)
+    u = -np.sort(-z, axis=1)
+    css = np.cumsum(u, axis=1) - 1.0
     idx = np.arange(1, rows.shape[1] + 1)
     cond = u - css / idx > 0
     rho = rows.shape[1] - np.argmax(cond[:, ::-1], axis=1)  # last index where cond holds (1-based)
     theta = css[np.arange(rows.shape[0]), rho - 1] / rho
-    out = np.maximum(rows - theta[:, None], 0.0)
-    return out.reshape(arr.shape)
+    out = np.maximum(z - theta[:, None], 0.0)
+    pos = out > 0
+    out += np.where(pos, (1.0 - out.sum(axis=1, keepdims=True)) / pos.sum(axis=1, keepdims=True), 0.0)  # rounding
+    return (out * t).reshape(arr.shape)
 
 
 def norm_sub(estimate: Any, total: float = 1.0) -> np.ndarray:
@@ -177,7 +132,8 @@ def norm_sub(estimate: Any, total: float = 1.0) -> np.ndarray:
         if k == 0:
             out[i] = t / row.size
             continue
-        s = float(row[pos].sum())
+        with np.errstate(over="ignore"):
+            s = float(row[pos].sum())       # inf when the positives overflow: then s > t, the projection branch
         if s > t:
             out[i, pos] = project_simplex(row[pos], t)
         else:
@@ -309,6 +265,7 @@ def ibu(
         return new / new.sum()
 
     pi, it, conv = _run_em(step, pi, max_iter, tol)
+    warn_not_converged(conv, "ibu", max_iter, tol)
     if not return_info:
         return pi
     ll = float(np.sum(counts[used] * np.log(pi @ Pu)))
@@ -368,6 +325,7 @@ def ibu_grr(
         raise ValueError("counts has reports of a value that no input with positive init can produce")
 
     pi, it, conv = _ibu_grr_loop(pi, frac, used, a, q, max_iter, tol)
+    warn_not_converged(conv, "ibu_grr", max_iter, tol)
     if not return_info:
         return pi
     ll = float(np.sum(c[used] * np.log(a * pi[used] + q)))
@@ -511,6 +469,7 @@ def ibu_ue(
         return new / new.sum()
 
     pi, it, conv = _run_em(step, pi, max_iter, tol)
+    warn_not_converged(conv, "ibu_ue", max_iter, tol)
     if not return_info:
         return pi
     return pi, IBUInfo(it, conv, ue_composite_log_likelihood(C, n, p, q, pi), "composite likelihood")

@@ -15,7 +15,7 @@ Example::
 
     def trial(epsilon, d, rng):
         oracle = OUE(epsilon, d)
-        est = oracle.estimate_from_support(oracle.simulate_counts(true_counts, rng), n)
+        est = oracle.estimate_counts(oracle.simulate_counts(true_counts, rng), n)
         return {"mse": mse(est, f)}
 
     df = sweep(trial, {"epsilon": [0.5, 1, 2], "d": [16, 256]}, trials=20, seed=1)
@@ -199,9 +199,8 @@ def sweep(
         for res in _progress(gen, total, label, progress):
             results.append(res)
     else:
+        dclient, owned = _dask_client(client, scheduler_address)  # clear ImportError if distributed is missing
         from distributed import as_completed
-
-        dclient, owned = _dask_client(client, scheduler_address)
         try:
             futures = [dclient.submit(_run_task, func, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
             try:

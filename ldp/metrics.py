@@ -7,6 +7,9 @@ broadcasting, so a transposed or truncated array is an error rather than a
 silently wrong number).  Set metrics (:func:`f1_topk`, :func:`ncr`) score a
 mined top-k list against the true one as Mao et al. define them, and
 :func:`misclassification_rate` compares labels.
+
+Every metric takes the estimate first and the truth second: ``metric(estimate, truth)``
+(``f1_topk(found, truth)``, ``misclassification_rate(y_pred, y_true)``).
 """
 from __future__ import annotations
 
@@ -133,7 +136,7 @@ def _items(items: Any, name: str) -> list[Hashable]:
     return arr
 
 
-def f1_topk(true_items: Any, found_items: Any) -> float:
+def f1_topk(found_items: Any, true_items: Any) -> float:
     """F1 score of a mined top-k set (Mao et al., Sec. VII-B).
 
     ``precision = |found ∩ truth| / |found|`` and ``recall = |found ∩ truth| / k``
@@ -157,7 +160,7 @@ def f1_topk(true_items: Any, found_items: Any) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def ncr(true_ranked: Any, found: Any) -> float:
+def ncr(found: Any, true_ranked: Any) -> float:
     """Normalised cumulative rank of a mined set (Mao et al., Sec. VII-B).
 
     With ``k = len(true_ranked)`` the true top-k in decreasing order of
@@ -190,8 +193,8 @@ def ncr(true_ranked: Any, found: Any) -> float:
     return score / (k * (k + 1) / 2)
 
 
-def misclassification_rate(y_true: Any, y_pred: Any) -> float:
-    """Fraction of positions where the predicted label differs from the true one."""
+def misclassification_rate(y_pred: Any, y_true: Any) -> float:
+    """Fraction of positions where the predicted label differs from the true one (estimate first, as every metric)."""
     a, b = np.asarray(y_true), np.asarray(y_pred)
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError(f"y_true and y_pred must be one-dimensional, got shapes {a.shape} and {b.shape}")

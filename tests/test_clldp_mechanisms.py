@@ -9,39 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldp.audit import channel_epsilon, chi_square_agreement, two_sample_agreement
-from ldp.clldp import (
-    KHR,
-    BasicSolution,
-    approx_n_variance,
-    approx_n_variance_k,
-    basic_epsilon,
-    basic_p,
-    conditional_from_joint,
-    effective_epsilon,
-    expected_sq_l2,
-    k_ceil,
-    k_floor,
-    khr_epsilon,
-    khr_leakage,
-    khr_p,
-    khr_q,
-    khr_theta,
-    khr_variance,
-    label_channel,
-    labeldp_channel,
-    labeldp_leakage,
-    leakage_increment,
-    omega,
-    omega_bruteforce,
-    omega_curve,
-    privacy_leakage,
-    resolve_k,
-    select_k,
-)
+from ldp.clldp import (KHR, BasicSolution, approx_n_variance, approx_n_variance_k, basic_epsilon, basic_p,
+                       conditional_from_joint, khr_ldp_epsilon, expected_sq_l2, k_ceil, k_floor, khr_epsilon,
+                       khr_leakage, khr_p, khr_q, khr_theta, khr_variance, label_channel, labeldp_channel,
+                       labeldp_leakage, leakage_increment, omega, omega_bruteforce, omega_curve, privacy_leakage,
+                       resolve_k, select_k)
+from ldp.oracles import subset as subset_module
 from ldp.clldp.datasets import SYNTHETIC_NAMES, synthetic_conditional
 from ldp.clldp.paper import TABLE1, TABLE4
 from ldp.oracles import GRR, SUE, SubsetSelection, UnaryEncoding
-from ldp.oracles import subset as subset_module
 
 EPS_GRID = (0.5, 1, 2, 3, 4, 5, 6, 7, 8)
 
@@ -90,7 +66,7 @@ def test_reductions_to_ss_and_grr():
 def test_khr_is_ss_at_effective_budget():
     mech = KHR(1.0, 0.3, 2, 4, 2)
     assert math.isclose(mech.theta, khr_theta(1.0, 0.3))
-    assert math.isclose(mech.ldp_epsilon, effective_epsilon(1.0, 0.3))
+    assert math.isclose(mech.ldp_epsilon, khr_ldp_epsilon(1.0, 0.3))
     np.testing.assert_allclose(mech.channel(), SubsetSelection(mech.ldp_epsilon, 8, 2).channel(), rtol=1e-12)
     # exact LDP level of the channel on the pair is ln θ (> ε when ω < 1)
     assert math.isclose(channel_epsilon(mech.channel()), mech.ldp_epsilon, rel_tol=1e-9)
@@ -314,7 +290,7 @@ def test_basic_count_sampler_and_variance():
     b = BasicSolution(1.0, 3, 2)
     true = np.array([40, 10, 0, 20, 20, 10])
     rng = np.random.default_rng(9)
-    est = np.array([b.estimate_from_support(b.simulate_counts(true, rng), 100) for _ in range(3000)])
+    est = np.array([b.estimate_counts(b.simulate_counts(true, rng), 100) for _ in range(3000)])
     f = true / 100
     z = (est.mean(axis=0) - f) / np.sqrt(b.variance(100, f) / 3000)
     assert np.all(np.abs(z) < 4)

@@ -78,9 +78,9 @@ def test_utility_metrics():
     assert tc.freq_nmse([[0.5, 0.5], [1.0, 0.0]], [[0.6, 0.4], [1.0, 0.0]]) == pytest.approx(0.02 / 1.52)
     codes = np.array([[0, 1], [1, 1], [2, 0], [0, 0]])
     inferred = np.array([[0, 1], [0, 1], [2, 1], [0, 1]])
-    assert tc.zero_one_error(codes, inferred) == pytest.approx((1 / 4 + 2 / 4) / 2)
+    assert tc.zero_one_error(inferred, codes) == pytest.approx((1 / 4 + 2 / 4) / 2)
     with pytest.raises(ValueError, match="same shape"):
-        tc.zero_one_error(codes, inferred[:, :1])
+        tc.zero_one_error(inferred[:, :1], codes)
 
 
 # ----------------------------------------------------------------------------- benchmark

@@ -30,20 +30,20 @@ def test_closed_forms_reproduce_the_spec_table(key):
     k, eps, kind = key
     for name, want in SPEC_TABLE[key].items():
         o = at.make_oracle(name, eps, k)
-        got = at.attack_accuracy(o) if kind == "a" else at.effective_epsilon(o)
+        got = at.attack_accuracy(o) if kind == "a" else at.effective_channel_epsilon(o)
         decimals = 6 if kind == "a" else 4
         assert got == pytest.approx(want, abs=0.6 * 10 ** -decimals), (name, key)
 
 
 @pytest.mark.parametrize("eps", [0.5, 1.0, 3.0])
 def test_binary_identities(eps):
-    e = {n: at.effective_epsilon(at.make_oracle(n, eps, 2)) for n in at.PAPER_MECHANISMS}
+    e = {n: at.effective_channel_epsilon(at.make_oracle(n, eps, 2)) for n in at.PAPER_MECHANISMS}
     assert e["RAPPOR"] == pytest.approx(eps / 2, rel=1e-12)
     assert e["EXP"] == pytest.approx(eps / 2, rel=1e-12)
     assert e["OUE"] == pytest.approx(e["BLH"], rel=1e-12)
     assert e["SS"] == pytest.approx(eps, rel=1e-12) and e["GRR"] == pytest.approx(eps, rel=1e-12)
     assert at.make_oracle("SS", eps, 2).subset_size == 1
-    assert at.effective_epsilon(OUE(1.0, 2)) == pytest.approx(0.470615, abs=5e-7)
+    assert at.effective_channel_epsilon(OUE(1.0, 2)) == pytest.approx(0.470615, abs=5e-7)
 
 
 def test_expected_zero_one_errors():
@@ -94,9 +94,9 @@ def test_effective_channel_is_post_processing_so_never_leaks_more():
         o = at.make_oracle(name, 2.0, 4)
         K = at.effective_channel(o)
         assert channel_epsilon(K) <= o.epsilon + 1e-12
-        assert channel_epsilon(K) == pytest.approx(at.effective_epsilon(o), rel=1e-12)
+        assert channel_epsilon(K) == pytest.approx(at.effective_channel_epsilon(o), rel=1e-12)
         # statistical-limit CPL (two-level at ε_eff) = Algorithm 1 on the effective channel
-        assert cpl_alg1(P, K) == pytest.approx(cpl_two_level(P, at.effective_epsilon(o)), rel=1e-10)
+        assert cpl_alg1(P, K) == pytest.approx(cpl_two_level(P, at.effective_channel_epsilon(o)), rel=1e-10)
 
 
 def test_she_map_with_uniform_prior_is_argmax():
@@ -119,7 +119,7 @@ def test_make_oracle_parametrisation():
     assert isinstance(at.make_oracle("RAPPOR", 1.0, 4), SUE)
     fixed = at.make_oracle("RAPPOR", 5.0, 4, rappor="fixed")
     assert (fixed.p, fixed.q) == at.RAPPOR_FIXED_PQ
-    assert at.effective_epsilon(fixed) == pytest.approx(at.effective_epsilon(at.make_oracle("RAPPOR", 1.0, 4,
+    assert at.effective_channel_epsilon(fixed) == pytest.approx(at.effective_channel_epsilon(at.make_oracle("RAPPOR", 1.0, 4,
                                                                                              rappor="fixed")))
     assert at.make_oracle("OLH", 1.0, 10).g == 4 and at.make_oracle("OLH", 3.0, 10).g == 21
     assert at.make_oracle("SS", 3.0, 41).subset_size == 1          # floor(41/(e^3+1)) = 1 (rint gives 2)
@@ -134,9 +134,9 @@ def test_bad_input():
     with pytest.raises(ValueError, match="method"):
         at.effective_channel(GRR(1.0, 3), method="magic")
     with pytest.raises(ValueError, match="a must lie"):
-        at.effective_epsilon(0.1, 3)
+        at.effective_channel_epsilon(0.1, 3)
     with pytest.raises(ValueError, match="k is required"):
-        at.effective_epsilon(0.5)
+        at.effective_channel_epsilon(0.5)
     with pytest.raises(ValueError, match="prior"):
         at.infer(SHE(1.0, 3), np.zeros((2, 3)), rule="map")
     with pytest.raises(ValueError, match="lie in"):

@@ -74,7 +74,7 @@ def _convergence_limit(mechanism, eps):
         return K, lambda P: cpl_alg1(P, K)
     oracle = at.make_oracle(mechanism, eps, 4)
     K = at.effective_channel(oracle, method="exact")
-    eps_eff = at.effective_epsilon(oracle)
+    eps_eff = at.effective_channel_epsilon(oracle)
     assert 0 < eps_eff < eps
     return K, lambda P: cpl_grr(P, eps_eff)
 

@@ -350,7 +350,7 @@ def test_conditional_modes():
 def test_bad_conditionals_fail_clearly(bad, exc, message):
     """Each validator names the table, the offending row/entry and what was expected."""
     for fn in (lambda P: th.cpl_alg2(P, 1.0), lambda P: th.cpl_grr(P, 1.0), th.cpl_saturation,
-               lambda P: th.cpl_alg1(P, np.eye(2)), th.check_conditional):
+               lambda P: th.cpl_alg1(P, np.eye(2)), th.check_release_channel):
         with pytest.raises(exc, match=message):
             fn(bad)
 

@@ -396,7 +396,7 @@ def test_a_bad_first_copy_is_reported_and_the_good_later_one_used(iso, capsys):
     assert frame.shape == (48_842, 16)
     assert cli.main(["status", "adult"]) == 1
     out = capsys.readouterr().out
-    assert "[ok]" in out and f"corrupted copy: " in out and str(bad) in out
+    assert "[ok]" in out and "corrupted copy: " in out and str(bad) in out
 
 
 def test_both_copies_bad_names_both(iso):

@@ -15,7 +15,7 @@ def grr_trial(epsilon, d, rng):
     """A realistic small trial: GRR count-level simulation and its squared error."""
     oracle = GRR(epsilon, d)
     true = np.full(d, 50)
-    est = oracle.estimate_from_support(oracle.simulate_counts(true, rng), int(true.sum()))
+    est = oracle.estimate_counts(oracle.simulate_counts(true, rng), int(true.sum()))
     return {"mse": float(np.mean((est - 1 / d) ** 2)), "draw": float(rng.random())}
 
 

@@ -61,40 +61,40 @@ def test_kl_divergence():
 
 def test_spec_002_metric_examples():
     truth = ["a", "b", "c"]
-    assert ncr(truth, {"a", "c", "x"}) == pytest.approx(4 / 6)
-    assert f1_topk(truth, ["a", "c", "x"]) == pytest.approx(2 / 3)
+    assert ncr({"a", "c", "x"}, truth) == pytest.approx(4 / 6)
+    assert f1_topk(["a", "c", "x"], truth) == pytest.approx(2 / 3)
     assert ncr(truth, truth) == f1_topk(truth, truth) == 1.0
 
 
 def test_ncr_and_f1_wrong_sizes_repeats_and_order():
     truth = [10, 20, 30, 40]
     # order of the mined list does not matter; repeats count once
-    assert ncr(truth, [40, 10]) == ncr(truth, [10, 40, 40]) == pytest.approx((4 + 1) / 10)
+    assert ncr([40, 10], truth) == ncr([10, 40, 40], truth) == pytest.approx((4 + 1) / 10)
     # a longer result gains nothing from extra items for NCR, but loses precision in F1
-    assert ncr(truth, [10, 20, 30, 40, 50, 60]) == 1.0
-    assert f1_topk(truth, [10, 20, 30, 40, 50, 60]) == pytest.approx(2 * (4 / 6) * 1 / (4 / 6 + 1))
+    assert ncr([10, 20, 30, 40, 50, 60], truth) == 1.0
+    assert f1_topk([10, 20, 30, 40, 50, 60], truth) == pytest.approx(2 * (4 / 6) * 1 / (4 / 6 + 1))
     # a shorter result: precision 1, recall 1/2
-    assert f1_topk(truth, [10, 20]) == pytest.approx(2 / 3)
-    assert ncr(truth, [10, 20]) == pytest.approx(7 / 10)
+    assert f1_topk([10, 20], truth) == pytest.approx(2 / 3)
+    assert ncr([10, 20], truth) == pytest.approx(7 / 10)
     # empty results score zero
-    assert f1_topk(truth, []) == 0.0 and ncr(truth, []) == 0.0
-    assert f1_topk(truth, [99]) == 0.0
+    assert f1_topk([], truth) == 0.0 and ncr([], truth) == 0.0
+    assert f1_topk([99], truth) == 0.0
     # numpy arrays of items work
-    assert ncr(np.array(truth), np.array([30])) == pytest.approx(2 / 10)
+    assert ncr(np.array([30]), np.array(truth)) == pytest.approx(2 / 10)
 
 
 @pytest.mark.parametrize("fn", [f1_topk, ncr])
 def test_set_metric_validation(fn):
     with pytest.raises(ValueError, match="empty"):
-        fn([], [1])
+        fn([1], [])
     with pytest.raises(ValueError, match="repeated"):
-        fn([1, 1, 2], [1])
+        fn([1], [1, 1, 2])
     with pytest.raises(TypeError):
-        fn("abc", ["a"])
+        fn(["a"], "abc")
     with pytest.raises(TypeError):
-        fn([[1], [2]], [1])
+        fn([1], [[1], [2]])
     with pytest.raises(TypeError):
-        fn([1, 2], 5)
+        fn(5, [1, 2])
 
 
 def test_misclassification_rate():

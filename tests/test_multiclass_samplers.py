@@ -31,8 +31,8 @@ def test_framework_tallies_agree_with_user_level(name):
     rng = np.random.default_rng(123)
     lab, itm = table_to_pairs(tab, rng)
     R = 400
-    user = np.array([_tally_vector(F.tally(F.perturb(lab, itm, rng))) for _ in range(R)])
-    count = np.array([_tally_vector(F.simulate(tab, rng)) for _ in range(4 * R)])
+    user = np.array([_tally_vector(F.support_counts(F.perturb(lab, itm, rng))) for _ in range(R)])
+    count = np.array([_tally_vector(F.simulate_counts(tab, rng)) for _ in range(4 * R)])
     assert user.shape[1] == count.shape[1]
     for j in range(user.shape[1]):
         a, b = user[:, j], count[:, j]
@@ -53,8 +53,8 @@ def test_vp_sampler_matches_user_level_vp():
     valid = np.concatenate([np.ones(90, bool), np.zeros(40, bool)])
     rng = np.random.default_rng(4)
     R = 3000
-    user = np.array([np.append(*vp.tally(vp.perturb(values, valid, rng))[:2]) for _ in range(R)])
-    count = np.array([np.append(*vp.simulate(np.array([50, 30, 10, 0]), 40, rng)[:2]) for _ in range(R)])
+    user = np.array([np.append(*vp.support_counts(vp.perturb(values, valid, rng))[:2]) for _ in range(R)])
+    count = np.array([np.append(*vp.simulate_counts(np.array([50, 30, 10, 0, 40]), rng)[:2]) for _ in range(R)])
     for j in range(5):
         assert two_sample_agreement(user[:, j], count[:, j], kind="samples") > 1e-3
 
@@ -64,7 +64,7 @@ def test_vp_estimator_unbiased():
     n_b = np.array([400, 100, 0, 50, 250])
     rng = np.random.default_rng(6)
     R = 4000
-    est = np.array([vp.estimate(*vp.simulate(n_b, 300, rng)) for _ in range(R)])
+    est = np.array([vp.estimate_counts(vp.simulate_counts(np.append(n_b, 300), rng)) for _ in range(R)])
     se = est.std(axis=0, ddof=1) / math.sqrt(R)
     assert np.all(np.abs(est.mean(axis=0) - n_b) <= 5 * se)
 

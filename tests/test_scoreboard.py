@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, toc_files
 
-from ldp.claims import (DIFFERS, NOT_REPRODUCIBLE, QUALITATIVE_ONLY, REPRODUCED, STAND_IN, VERDICTS, ClaimsTable,
+from ldp.claims import (DIFFERS, QUALITATIVE_ONLY, REPRODUCED, STAND_IN, VERDICTS, ClaimsTable,
                         not_reproducible, scoreboard, within_rel)
 
 PAGE = REPO / "book" / "scoreboard.md"

@@ -68,4 +68,4 @@ def test_eq60_scales_with_users_not_cells():
     _, cprr, f = _setup(2, 2)
     est = f + 0.01
     for n in (100, 1000):
-        assert mse_eq60(f, est, n) == pytest.approx(mse_cells(f, est) * f.size / n)
+        assert mse_eq60(est, f, n) == pytest.approx(mse_cells(est, f) * f.size / n)

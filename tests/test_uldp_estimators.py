@@ -53,7 +53,7 @@ UNBIASED = (JuRR, CPRR, JointGRR, TDRRUnbiased)
 def test_golden_vectors():
     model = ULDPModel2D.first_sensitive(3, 3, 2, 2)
     for cls in (JuRR, CPRR):
-        np.testing.assert_allclose(cls(LN4, model).estimate(GOLDEN_C), GOLDEN[cls.name], atol=5e-7)
+        np.testing.assert_allclose(cls(LN4, model).estimate_counts(GOLDEN_C), GOLDEN[cls.name], atol=5e-7)
 
 
 @given(setup=setups())
@@ -65,8 +65,8 @@ def test_estimators_equal_channel_inversion(setup):
     for cls in UNBIASED:
         mech = cls(eps, model)
         want = np.linalg.solve(mech.channel().T, counts.ravel() / counts.sum())
-        np.testing.assert_allclose(mech.estimate(counts).ravel(), want, rtol=1e-9, atol=1e-9)
-        assert mech.estimate(counts).sum() == pytest.approx(1.0, abs=1e-9)  # 1ᵀ(Pᵀ)⁻¹ = 1ᵀ
+        np.testing.assert_allclose(mech.estimate_counts(counts).ravel(), want, rtol=1e-9, atol=1e-9)
+        assert mech.estimate_counts(counts).sum() == pytest.approx(1.0, abs=1e-9)  # 1ᵀ(Pᵀ)⁻¹ = 1ᵀ
 
 
 @given(d=st.integers(2, 8), data=st.data(), eps=st.floats(0.05, 8.0))
@@ -76,7 +76,7 @@ def test_urr_estimator_equals_channel_inversion(d, data, eps):
     counts = np.asarray(data.draw(st.lists(st.integers(0, 100), min_size=d, max_size=d)))
     counts[0] += 1
     mech = URR(eps, d, sens)
-    np.testing.assert_allclose(mech.estimate(counts), np.linalg.solve(mech.channel().T, counts / counts.sum()),
+    np.testing.assert_allclose(mech.estimate_counts(counts), np.linalg.solve(mech.channel().T, counts / counts.sum()),
                                rtol=1e-9, atol=1e-9)
     f = np.random.default_rng(d).dirichlet(np.ones(d))
     np.testing.assert_allclose(mech.variance(100, f), channels.inverse_variance(mech.channel(), f, 100),
@@ -133,7 +133,7 @@ def test_error_methods_take_the_oracle_argument_order():
 # ---------------------------------------------------------------------------- Monte Carlo checks
 def _mc(mech, true_counts, reps, seed):
     rng = np.random.default_rng(seed)
-    return np.stack([mech.estimate(mech.simulate_report_counts(true_counts, rng)) for _ in range(reps)])
+    return np.stack([mech.estimate_counts(mech.simulate_counts(true_counts, rng)) for _ in range(reps)])
 
 
 @pytest.mark.parametrize("cls", [JuRR, CPRR, JointGRR, TDRR])
@@ -168,7 +168,7 @@ def test_expected_ed_matches_simulation():
     for cls in (JuRR, CPRR, TDRR, JointGRR):
         mech = cls(2.0, model)
         est = _mc(mech, true, reps, seed=99)
-        sq = np.array([mse_cells(f, e) for e in est])
+        sq = np.array([mse_cells(e, f) for e in est])
         # E[ED²] within 5 standard errors of its Monte Carlo mean
         assert abs(sq.mean() - expected_ed(mech, f, n) ** 2) < 5 * sq.std(ddof=1) / math.sqrt(reps), cls.name
         assert expected_euclidean(mech, f, n) == pytest.approx(expected_ed(mech, f, n) * math.sqrt(15))
@@ -188,14 +188,14 @@ def test_spec_expected_ed_values():
 def test_metrics():
     a = np.array([[0.5, 0.5], [0.0, 0.0]])
     b = np.array([[0.4, 0.5], [0.1, 0.0]])
-    assert ed(a, b) == pytest.approx(math.sqrt(0.02 / 4))
-    assert euclidean(a, b) == pytest.approx(math.sqrt(0.02))
-    assert euclidean(a, b) == pytest.approx(ed(a, b) * 2)
-    assert mse_cells(a, b) == pytest.approx(ed(a, b) ** 2)
-    assert mse_eq60(a, b, 10) == pytest.approx(0.002)
+    assert ed(b, a) == pytest.approx(math.sqrt(0.02 / 4))
+    assert euclidean(b, a) == pytest.approx(math.sqrt(0.02))
+    assert euclidean(b, a) == pytest.approx(ed(b, a) * 2)
+    assert mse_cells(b, a) == pytest.approx(ed(b, a) ** 2)
+    assert mse_eq60(b, a, 10) == pytest.approx(0.002)
     with pytest.raises(ValueError, match="same shape"):
-        ed(a, b.ravel())
+        ed(b.ravel(), a)
     with pytest.raises(ValueError, match="finite"):
-        ed(a, np.full((2, 2), np.nan))
+        ed(np.full((2, 2), np.nan), a)
     with pytest.raises(ValueError, match="n_users"):
-        mse_eq60(a, b, 0)
+        mse_eq60(b, a, 0)

@@ -22,20 +22,12 @@ from .basic import BasicSolution, basic_epsilon, basic_p
 from .belief import belief_functions, estimate_conditionals, true_conditionals
 from .encoding import combination_codes, label_attribute_domain
 from .kchoice import approx_n_variance_k, k_ceil, k_floor, resolve_k, select_k
-from .khr import (
-    KHR,
-    approx_n_variance,
-    effective_epsilon,
-    expected_sq_l2,
-    khr_epsilon,
-    khr_p,
-    khr_q,
-    khr_theta,
-    khr_variance,
-)
-from .leakage import khr_leakage, label_channel, labeldp_channel, labeldp_leakage, leakage_increment, privacy_leakage
+from .khr import (KHR, approx_n_variance, khr_ldp_epsilon, expected_sq_l2, khr_epsilon, khr_p, khr_q,
+                  khr_theta, khr_variance)
+from .leakage import (khr_leakage, label_channel, labeldp_channel, labeldp_leakage, leakage_increment,
+                      privacy_leakage)
 from .naive_bayes import CLLDPNaiveBayes
-from .omega import check_conditional, conditional_from_joint, omega, omega_bruteforce, omega_curve
+from .omega import check_label_conditional, conditional_from_joint, omega, omega_bruteforce, omega_curve
 from .tree import CLLDPDecisionTree
 
 __all__ = [
@@ -46,9 +38,9 @@ __all__ = [
     "CLLDPNaiveBayes", "CLLDPDecisionTree",
     "label_attribute_domain", "combination_codes",
     "approx_n_variance_k", "k_ceil", "k_floor", "resolve_k", "select_k",
-    "KHR", "approx_n_variance", "effective_epsilon", "expected_sq_l2", "khr_epsilon", "khr_p", "khr_q",
+    "KHR", "approx_n_variance", "khr_ldp_epsilon", "expected_sq_l2", "khr_epsilon", "khr_p", "khr_q",
     "khr_theta", "khr_variance",
     "khr_leakage", "label_channel", "labeldp_channel", "labeldp_leakage", "leakage_increment",
     "privacy_leakage",
-    "check_conditional", "conditional_from_joint", "omega", "omega_bruteforce", "omega_curve",
+    "check_label_conditional", "conditional_from_joint", "omega", "omega_bruteforce", "omega_curve",
 ]

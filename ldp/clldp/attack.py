@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon
+from .._checks import as_generator, check_code_matrix, check_codes, check_domain_size, check_epsilon
 from .belief import belief_functions
 from .naive_bayes import PROB_FLOOR, collect_clldp_joints, labeldp_joints, nb_from_joints, nb_log_scores
 
@@ -138,6 +138,10 @@ def clldp_attack(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: in
     if variant not in ("A", "B"):
         raise ValueError(f"variant must be 'A' or 'B', got {variant!r}")
     eps = check_epsilon(epsilon)
+    X, sizes = check_code_matrix(X, sizes, "X", "sizes")
+    y = check_codes(y, check_domain_size(m_label, "m_label"), "y")
+    if y.size != X.shape[0]:
+        raise ValueError(f"y must have one label per row of X ({X.shape[0]}), got {y.size}")
     fns = belief_functions(omega, len(sizes))
     gen = as_generator(rng)
     tables = collect_clldp_joints(X, y, sizes, m_label, eps, "khr", 1 if variant == "A" else k, fns, gen,

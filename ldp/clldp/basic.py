@@ -69,6 +69,7 @@ class BasicSolution(FrequencyOracle):
     """
 
     name = "basic"
+    notion = "CLLDP"  # with ω = 1 the CLLDP budget is the LDP level of the pair: exact_epsilon = epsilon
     has_count_sampler = True
 
     def __init__(self, epsilon: float, m_attr: int, m_label: int) -> None:
@@ -106,7 +107,7 @@ class BasicSolution(FrequencyOracle):
 
     def joint_from_counts(self, counts: Any, n: int) -> np.ndarray:
         """Calibrated joint table ``(m_label, m_attr)`` from support counts of ``n`` reports."""
-        return self.domain.reshape(self.estimate_from_support(counts, n))
+        return self.domain.reshape(self.estimate_counts(counts, n))
 
     def estimate_joint(self, reports: Any) -> np.ndarray:
         return self.domain.reshape(self.estimate(reports))

@@ -26,7 +26,7 @@ import numpy as np
 
 from .._checks import as_generator, check_epsilon
 from ..oracles import SubsetSelection
-from .omega import check_conditional, conditional_from_joint, omega_curve
+from .omega import check_label_conditional, conditional_from_joint, omega_curve
 
 __all__ = ["true_conditionals", "estimate_conditionals", "belief_functions"]
 
@@ -83,7 +83,7 @@ def estimate_conditionals(X: Any, y: Any, sizes: Sequence[int], m_label: int, ep
             continue
         mech = SubsetSelection(eps, m * m_label, "ceil")
         counts = mech.perturb_and_count(ya[idx] * m + Xa[idx, c], gen)
-        joint = mech.estimate_from_support(counts, idx.size).reshape(m_label, m)
+        joint = mech.estimate_counts(counts, idx.size).reshape(m_label, m)
         tables.append(conditional_from_joint(joint))
     return tables
 
@@ -106,6 +106,6 @@ def belief_functions(source: Any, n_attributes: int) -> list[OmegaFn]:
         if table is None:
             fns.append(lambda k: 1.0)
             continue
-        t = check_conditional(table, f"omega[{c}]")
+        t = check_label_conditional(table, f"omega[{c}]")
         fns.append(lambda k, t=t: float(omega_curve(t, np.array([k]))[0]))
     return fns

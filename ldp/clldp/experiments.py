@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import as_generator, check_epsilon, check_int
+from ..mechanism import sample_support
 from ..tables import ProductDomain
 from .accounting import pl_true_beliefs
 from .attack import clldp_attack, labeldp_attack
@@ -79,11 +80,8 @@ def _khr_error(attr: np.ndarray, label: np.ndarray, truth: np.ndarray, epsilon: 
     mech = KHR(epsilon, w, k, m_attr, m_label)
     x = mech.encode(attr, label)
     n = x.size
-    if mech.has_count_sampler:
-        counts = mech.simulate_counts(np.bincount(x, minlength=m_attr * m_label), gen)
-    else:
-        counts = mech.perturb_and_count(x, gen)
-    return float(np.linalg.norm(mech.estimate_from_support(counts, n) - truth))
+    counts = sample_support(mech, np.bincount(x, minlength=m_attr * m_label), gen)
+    return float(np.linalg.norm(mech.estimate_counts(counts, n) - truth))
 
 
 def theory_error(epsilon: float, method: str, dataset: str, n: int, k: int | None = None) -> float:
@@ -111,7 +109,7 @@ def joint_error_trial(dataset: str, epsilon: float, n: int, rng: Any) -> list[di
     basic = BasicSolution(eps, _M_ATTR, _M_LABEL)
     counts = basic.simulate_counts(np.bincount(basic.encode(attr, label), minlength=_M), gen)
     rows.append(dict(method="basic solution", k=_M, omega=1.0,
-                     err=float(np.linalg.norm(basic.estimate_from_support(counts, n) - truth)),
+                     err=float(np.linalg.norm(basic.estimate_counts(counts, n) - truth)),
                      theory=theory_error(eps, "basic solution", dataset, n)))
     for method in JOINT_METHODS[1:]:
         k = _k_of(method, eps, cond)
@@ -159,7 +157,7 @@ def public_joint_error_trial(dataset: str, epsilon: float, rng: Any, max_rows: i
     counts = basic.simulate_counts(np.bincount(basic.encode(attr, label), minlength=m), gen)
     common = dict(attribute=name, m=m, n=n)
     rows = [dict(method="basic solution", k=m, omega=1.0, omega_true=1.0,
-                 err=float(np.linalg.norm(basic.estimate_from_support(counts, n) - truth)),
+                 err=float(np.linalg.norm(basic.estimate_counts(counts, n) - truth)),
                  theory=math.sqrt(basic.expected_sq_l2(n)), **common)]
     done: dict = {}
     for method in JOINT_METHODS[1:]:

@@ -22,7 +22,7 @@ import numpy as np
 from .._checks import check_epsilon, check_int
 from ..oracles import subset_size
 from .khr import approx_n_variance, khr_p
-from .omega import check_conditional, omega_curve
+from .omega import check_label_conditional, omega_curve
 
 __all__ = ["k_floor", "k_ceil", "approx_n_variance_k", "select_k", "K_RULES", "resolve_k"]
 
@@ -42,7 +42,7 @@ def k_ceil(epsilon: float, m: int) -> int:
 def _omega_fn(omega_of_k: Any) -> Callable[[int], float]:
     if callable(omega_of_k):
         return lambda k: float(omega_of_k(k))
-    table = check_conditional(omega_of_k, "omega_of_k")
+    table = check_label_conditional(omega_of_k, "omega_of_k")
     return lambda k: float(omega_curve(table, np.array([k]))[0])
 
 

@@ -15,7 +15,7 @@ and the collector's unbiased estimate is ``f̂_x = (f̃_x - q)/(p - q)`` with
 Key identity used throughout this package: a report containing ``x`` is
 ``θ = p(m-k)/(k(1-p)) = (e^ε + ω - 1)/ω`` times as likely as one that does not,
 so kHR *is* subset selection (SS) run at the ordinary LDP budget
-``ε_LDP = ln θ`` (:func:`effective_epsilon`).  :class:`KHR` therefore delegates
+``ε_LDP = ln θ`` (:func:`khr_ldp_epsilon`).  :class:`KHR` therefore delegates
 sampling and the channel to :class:`ldp.oracles.SubsetSelection` (and, for
 ``k = 1``, the exact count-level sampler to :class:`ldp.oracles.GRR`), keeping
 Eq. (6)'s ``p`` and the CLLDP budget ``ε`` as its own parameters.  With
@@ -28,13 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_codes, check_epsilon, check_int, check_probability
+from .._checks import (MAX_EPSILON, as_generator, check_codes, check_epsilon, check_int, check_mechanism_epsilon,
+                       check_probability)
 from ..oracles import GRR, FrequencyOracle, SubsetSelection
 from .encoding import label_attribute_domain
 
 __all__ = [
     "check_omega",
-    "effective_epsilon",
+    "khr_ldp_epsilon",
     "khr_p",
     "khr_q",
     "khr_theta",
@@ -56,19 +57,24 @@ def _check_k(k: Any, m: int) -> int:
     return check_int(k, "k", minimum=1, maximum=m - 1)
 
 
-def effective_epsilon(epsilon: float, omega: float) -> float:
+def khr_ldp_epsilon(epsilon: float, omega: float) -> float:
     """``ln θ = ln((e^ε + ω - 1)/ω)``: the ordinary LDP budget at which kHR (and the basic solution) run.
 
     It equals ``ε`` at ``ω = 1`` and grows without bound as ``ω -> 0``.
     """
     eps = check_epsilon(epsilon)
     w = check_omega(omega)
-    return math.log(math.expm1(eps) + w) - math.log(w)
+    # ln(e^ε - 1 + ω) written so that it cannot overflow: ε + ln(1 + (ω - 1) e^{-ε})
+    return eps + math.log1p((w - 1) * math.exp(-eps)) - math.log(w)
 
 
 def khr_theta(epsilon: float, omega: float) -> float:
     """``θ = A/B = p(m-k)/(k(1-p)) = (e^ε + ω - 1)/ω`` (proof of Thm 2; also θ_γ of Thm 5)."""
-    return math.exp(effective_epsilon(epsilon, omega))
+    level = khr_ldp_epsilon(epsilon, omega)
+    if level > MAX_EPSILON:
+        raise ValueError(f"epsilon={epsilon!r} with omega={omega!r} gives theta = e^{level:.4g}, which overflows "
+                         f"double precision; use a budget with ln(theta) <= {MAX_EPSILON:g}")
+    return math.exp(level)
 
 
 def khr_p(epsilon: float, omega: float, k: int, m: int) -> float:
@@ -77,7 +83,7 @@ def khr_p(epsilon: float, omega: float, k: int, m: int) -> float:
     Written as ``k (e^ε - 1 + ω) / (k (e^ε - 1) + m ω)`` to stay accurate for small ε.
     Always ``k/m <= p < 1``.
     """
-    eps = check_epsilon(epsilon)
+    eps = check_mechanism_epsilon(epsilon)
     w = check_omega(omega)
     m = check_int(m, "m", minimum=2)
     k = _check_k(k, m)
@@ -170,6 +176,7 @@ class KHR(FrequencyOracle):
     """
 
     name = "kHR"
+    notion = "CLLDP"
 
     def __init__(self, epsilon: float, omega: float, k: int, m_attr: int, m_label: int) -> None:
         domain = label_attribute_domain(m_attr, m_label)
@@ -180,7 +187,7 @@ class KHR(FrequencyOracle):
         self.k = _check_k(k, self.m)
         self._p = khr_p(self.epsilon, self.omega, self.k, self.m)
         self._q = (self.k - self._p) / (self.m - 1)
-        self.ldp_epsilon = effective_epsilon(self.epsilon, self.omega)
+        self.ldp_epsilon = khr_ldp_epsilon(self.epsilon, self.omega)
         self.theta = math.exp(self.ldp_epsilon)
         if not self._p < 1.0 or not self._p > self._q:
             raise ValueError(f"epsilon={self.epsilon!r} with omega={self.omega!r} is too extreme: p rounds to 1")
@@ -194,6 +201,11 @@ class KHR(FrequencyOracle):
     @property
     def q(self) -> float:
         return self._q
+
+    @property
+    def exact_epsilon(self) -> float:
+        """The channel's ordinary LDP level on the pair, ``ln θ`` (>= the CLLDP budget ``epsilon``)."""
+        return self.ldp_epsilon
 
     def as_subset_selection(self) -> SubsetSelection:
         """The identical LDP mechanism: SS with budget ``ln θ`` and subset size ``k`` on ``m`` values."""
@@ -231,7 +243,7 @@ class KHR(FrequencyOracle):
 
     def joint_from_counts(self, counts: Any, n: int) -> np.ndarray:
         """Eq. (5) from support counts of ``n`` reports, as the ``(m_label, m_attr)`` table."""
-        return self.domain.reshape(self.estimate_from_support(counts, n))
+        return self.domain.reshape(self.estimate_counts(counts, n))
 
     def decode_reports(self, reports: Any) -> tuple[np.ndarray, np.ndarray]:
         """``(attr, label)`` of every reported index, each an ``n x k`` array."""
@@ -258,7 +270,8 @@ class KHR(FrequencyOracle):
         law of the count vector exists; use :meth:`perturb_and_count`.
         """
         if self.k != 1:
-            raise ValueError(f"simulate_counts is exact only for k = 1 (got k = {self.k}); use perturb_and_count")
+            raise ValueError(f"kHR has no exact count-level sampler for k = {self.k} (only for k = 1); use "
+                             "sample_support() or perturb_and_count()")
         return GRR(self.ldp_epsilon, self.m).simulate_counts(true_counts, rng)
 
     def __repr__(self) -> str:

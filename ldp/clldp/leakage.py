@@ -31,7 +31,7 @@ import numpy as np
 from .._checks import check_epsilon
 from ..audit import channel_epsilon, check_channel
 from .khr import check_omega, khr_theta
-from .omega import check_conditional
+from .omega import check_label_conditional
 
 __all__ = [
     "label_channel",
@@ -53,7 +53,7 @@ def label_channel(P: Any, cond: Any) -> np.ndarray:
     cond : array_like, shape (m_label, m_attr)
         ``F[l, s_v] = Pr{s_v | l}``.
     """
-    F = check_conditional(cond)
+    F = check_label_conditional(cond)
     m_l, m_s = F.shape
     Pm = check_channel(P, atol=1e-9)
     if Pm.shape[0] != m_l * m_s:
@@ -81,7 +81,7 @@ def labeldp_channel(label_P: Any, m_attr: int) -> np.ndarray:
 def labeldp_leakage(epsilon: float, cond: Any) -> float:
     """Sec. 3.2: ``PL = e^ε · max_{s_v} max_l F[l, s_v] / min_l F[l, s_v]`` (``inf`` on a 0 against a non-zero)."""
     eps = check_epsilon(epsilon)
-    F = check_conditional(cond)
+    F = check_label_conditional(cond)
     return math.exp(eps + channel_epsilon(F))
 
 

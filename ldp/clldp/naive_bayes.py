@@ -29,7 +29,7 @@ import numpy as np
 
 from .._checks import as_generator, check_epsilon
 from ..estimate import clip_normalise
-from ..oracles import SubsetSelection
+from ..oracles import SubsetSelection, sample_support
 from .basic import BasicSolution
 from .estimator_base import CLLDPClassifierBase
 from .kchoice import resolve_k
@@ -117,10 +117,8 @@ def collect_clldp_joints(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_l
             reports = mech.perturb(x, gen)
             out.reports[c] = (rows, reports)
             counts = mech.support_counts(reports)
-        elif mech.has_count_sampler:
-            counts = mech.simulate_counts(np.bincount(x, minlength=mech.m), gen)
         else:
-            counts = mech.perturb_and_count(x, gen)
+            counts = sample_support(mech, np.bincount(x, minlength=mech.m), gen)
         out.joints.append(mech.joint_from_counts(counts, rows.size))
     return out
 

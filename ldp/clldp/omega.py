@@ -28,36 +28,13 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_int
-from ..audit import check_channel
+from .._checks import check_int, check_label_conditional
 from ..estimate import clip_normalise
 
-__all__ = ["check_conditional", "omega", "omega_curve", "omega_bruteforce", "conditional_from_joint"]
+__all__ = ["check_label_conditional", "omega", "omega_curve", "omega_bruteforce", "conditional_from_joint"]
 
 #: the largest number of kHR outputs :func:`omega_bruteforce` agrees to enumerate
 MAX_ENUMERATED_OUTPUTS = 2_000_000
-
-
-def check_conditional(cond: Any, name: str = "cond", atol: float = 1e-9) -> np.ndarray:
-    """Validate a conditional table ``Pr{s_v | l}`` (rows = labels) and return it as floats.
-
-    Raises
-    ------
-    TypeError
-        If ``cond`` is not numeric.
-    ValueError
-        If it is not 2-D with at least 2 rows and 1 column, has a negative or
-        non-finite entry, or a row that does not sum to 1 within ``atol``.
-    """
-    try:
-        arr = check_channel(cond, atol=atol, name=name)
-    except ValueError as exc:
-        if "row-stochastic" not in str(exc):
-            raise
-        raise ValueError(f"every row of {name} must sum to 1 (it is Pr{{s | l}}): {exc}") from None
-    if arr.shape[0] < 2:
-        raise ValueError(f"{name} must be a 2-D table with >= 2 label rows and >= 1 column, got shape {arr.shape}")
-    return arr
 
 
 def omega_curve(cond: Any, ks: Any) -> np.ndarray:
@@ -77,7 +54,7 @@ def omega_curve(cond: Any, ks: Any) -> np.ndarray:
         ω(K) for each K, same shape as ``np.asarray(ks)``; non-decreasing in K
         and at least ``min(K, m_s)/m_s``.
     """
-    table = check_conditional(cond)
+    table = check_label_conditional(cond)
     k_arr = np.asarray(ks)
     if k_arr.dtype == object or not np.issubdtype(k_arr.dtype, np.integer):
         raise TypeError(f"ks must hold integers, got dtype {k_arr.dtype}")
@@ -111,7 +88,7 @@ def omega_bruteforce(cond: Any, k: int) -> float:
     our indexing) is an output; ``o_s`` is the set of attribute values of
     its cells.  Exponential: refused above :data:`MAX_ENUMERATED_OUTPUTS` outputs.
     """
-    table = check_conditional(cond)
+    table = check_label_conditional(cond)
     m_l, m_s = table.shape
     m = m_l * m_s
     k = check_int(k, "k", minimum=1, maximum=m)

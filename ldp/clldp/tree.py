@@ -419,7 +419,7 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
             x = mech.encode(sv, y[rows])
             if basic:
                 counts = mech.simulate_counts(np.bincount(x, minlength=mech.m), gen)
-                return mech.estimate_from_support(counts, n_rows)
+                return mech.estimate_counts(counts, n_rows)
             reports = mech.perturb(x, gen).ravel()
             idx, cnt = np.unique(reports, return_counts=True)
             scale = 1.0 / (n_rows * (mech.p - mech.q))

@@ -15,60 +15,23 @@ One idea per module:
 ``experiments``  drivers of the experiments notebook (Table III, Fig. 4(a), matrices, Figs. 6-8).
 ``paper``        the numbers printed in the paper (Tables I-III, Figs. 4-8), each with where it is printed.
 """
-from .attacks import (
-    PAPER_MECHANISMS,
-    attack_accuracy,
-    channel_factory,
-    effective_channel,
-    effective_epsilon,
-    expected_zero_one_error,
-    infer,
-    make_oracle,
-    two_level_channel,
-)
-from .statistical import (
-    SurrogateResult,
-    contingency,
-    cpl_from_counts,
-    cpl_standard_error,
-    nmse_cpl,
-    perturb_infer,
-    simulate_joint_table,
-    simulate_pair_table,
-    statistical_cpl,
-    statistical_cpl_fast,
-    statistical_cpl_matrix,
-    statistical_cpl_matrix_fast,
-    surrogate_test,
-    surrogate_test_counts,
-)
-from .theory import (
-    Alg2Pair,
-    CPLPair,
-    alg2_pair,
-    appendix_k_closed_form,
-    check_conditional,
-    conditional,
-    cpl_alg1,
-    cpl_alg2,
-    cpl_exp,
-    cpl_grr,
-    cpl_saturation,
-    cpl_two_level,
-    disjoint_pairs,
-    hbar,
-    tpl_bound,
-    tpl_exact,
-)
+from .attacks import (PAPER_MECHANISMS, attack_accuracy, effective_channel, effective_channel_epsilon,
+                      channel_factory, expected_zero_one_error, infer, make_oracle, two_level_channel)
+from .statistical import (SurrogateResult, contingency, cpl_from_counts, cpl_standard_error, nmse_cpl,
+                          perturb_infer, simulate_joint_table, simulate_pair_table, statistical_cpl,
+                          statistical_cpl_fast, statistical_cpl_matrix, statistical_cpl_matrix_fast, surrogate_test, surrogate_test_counts)
+from .theory import (Alg2Pair, CPLPair, alg2_pair, appendix_k_closed_form, check_release_channel, conditional,
+                     cpl_alg1, cpl_alg2, cpl_exp, cpl_grr, cpl_saturation, cpl_two_level, disjoint_pairs, hbar,
+                     tpl_bound, tpl_exact)
 
 __all__ = [
     # theory
-    "Alg2Pair", "CPLPair", "alg2_pair", "appendix_k_closed_form", "check_conditional", "conditional",
+    "Alg2Pair", "CPLPair", "alg2_pair", "appendix_k_closed_form", "check_release_channel", "conditional",
     "cpl_alg1", "cpl_alg2", "cpl_exp", "cpl_grr", "cpl_saturation", "cpl_two_level", "disjoint_pairs",
     "hbar", "tpl_bound", "tpl_exact",
     # attacks
-    "PAPER_MECHANISMS", "attack_accuracy", "channel_factory", "effective_channel", "effective_epsilon",
-    "expected_zero_one_error", "infer", "make_oracle", "two_level_channel",
+    "PAPER_MECHANISMS", "attack_accuracy", "channel_factory", "effective_channel", "effective_channel_epsilon", "expected_zero_one_error",
+    "infer", "make_oracle", "two_level_channel",
     # statistical
     "SurrogateResult", "contingency", "cpl_from_counts", "cpl_standard_error", "nmse_cpl", "perturb_infer",
     "simulate_joint_table", "simulate_pair_table", "statistical_cpl", "statistical_cpl_fast",

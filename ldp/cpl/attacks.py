@@ -38,19 +38,7 @@ import numpy as np
 from scipy import integrate, stats
 
 from .._checks import as_generator, check_int
-from ..oracles import (
-    BLH,
-    GRR,
-    OLH,
-    OUE,
-    SHE,
-    SUE,
-    Exponential,
-    FrequencyOracle,
-    LocalHashing,
-    SubsetSelection,
-    UnaryEncoding,
-)
+from ..oracles import GRR, SHE, FrequencyOracle, LocalHashing, SubsetSelection, UnaryEncoding, make
 
 __all__ = [
     "PAPER_MECHANISMS",
@@ -58,7 +46,7 @@ __all__ = [
     "infer",
     "attack_accuracy",
     "effective_channel",
-    "effective_epsilon",
+    "effective_channel_epsilon",
     "expected_zero_one_error",
     "two_level_channel",
     "channel_factory",
@@ -98,25 +86,14 @@ def make_oracle(name: str, epsilon: float, d: int, *, rappor: str = "sue", ss_ru
         key = "RAPPOR"
     if key not in PAPER_MECHANISMS:
         raise ValueError(f"name must be one of {PAPER_MECHANISMS} (or 'SUE'), got {name!r}")
-    if key == "GRR":
-        return GRR(epsilon, d)
-    if key == "EXP":
-        return Exponential(epsilon, d)
-    if key == "RAPPOR":
-        if rappor == "sue":
-            return SUE(epsilon, d)
+    if key == "RAPPOR":  # the paper's RAPPOR is basic one-time RAPPOR, i.e. SUE (or its fixed-probability reading)
         if rappor == "fixed":
             return UnaryEncoding(None, d, *RAPPOR_FIXED_PQ)
-        raise ValueError(f"rappor must be 'sue' or 'fixed', got {rappor!r}")
-    if key == "OUE":
-        return OUE(epsilon, d)
-    if key == "BLH":
-        return BLH(epsilon, d)
-    if key == "OLH":
-        return OLH(epsilon, d, rule=olh_rule)
-    if key == "SS":
-        return SubsetSelection(epsilon, d, subset_size=ss_rule)
-    return SHE(epsilon, d)
+        if rappor != "sue":
+            raise ValueError(f"rappor must be 'sue' or 'fixed', got {rappor!r}")
+        key = "SUE"
+    options = {"OLH": dict(rule=olh_rule), "SS": dict(subset_size=ss_rule)}
+    return make(key, epsilon, d, **options.get(key, {}))
 
 
 # ----------------------------------------------------------------------------- the attacks
@@ -369,7 +346,7 @@ def effective_channel(oracle: FrequencyOracle, *, method: str = "closed", n: int
     raise ValueError(f"method must be 'closed', 'exact' or 'monte_carlo', got {method!r}")
 
 
-def effective_epsilon(oracle_or_a: Any, k: int | None = None) -> float:
+def effective_channel_epsilon(oracle_or_a: Any, k: int | None = None) -> float:
     """``ε_eff = ln(a (k - 1)/(1 - a))``: the privacy level of the GRR-like effective channel.
 
     Pass an oracle (closed-form ``a``) or a number ``a`` together with ``k``.

@@ -33,7 +33,7 @@ import numpy as np
 
 from .._checks import check_epsilon
 from .tcpl import cpl_function
-from .theory import check_conditional, conditional
+from .theory import check_release_channel, conditional
 
 __all__ = ["CalibrationResult", "tpl_profile", "calibrate_budget", "algorithm3_as_printed", "conditionals_from_tables"]
 
@@ -66,7 +66,7 @@ def _check_conditionals(C: Sequence[Sequence[Any]]) -> list[list[np.ndarray | No
             if i != j:
                 if C[i][j] is None:
                     raise ValueError(f"conditionals[{i}][{j}] is missing")
-                out[i][j] = check_conditional(C[i][j], f"conditionals[{i}][{j}]")
+                out[i][j] = check_release_channel(C[i][j], f"conditionals[{i}][{j}]")
     return out
 
 

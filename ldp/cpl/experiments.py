@@ -149,7 +149,7 @@ def utility_trial(mechanism: str, epsilon: float, rng: Any, *, codes: Any, sizes
         reports = oracle.perturb(x, gen)
         ests.append(oracle.estimate(reports))
         inferred[:, j] = at.infer(oracle, reports, gen)
-    return dict(freq_nmse=tc.freq_nmse(ests, truths), zero_one=tc.zero_one_error(codes, inferred))
+    return dict(freq_nmse=tc.freq_nmse(ests, truths), zero_one=tc.zero_one_error(inferred, codes))
 
 
 def calibration_curve(truth: Sequence[Sequence[Any]], public: Sequence[Sequence[Any]] | None,

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._checks import check_epsilon
 from ..metrics import misclassification_rate
-from .attacks import effective_epsilon, make_oracle
+from .attacks import effective_channel_epsilon, make_oracle
 from .theory import conditional, cpl_alg1, cpl_alg2, cpl_exp, cpl_grr, cpl_two_level
 
 __all__ = [
@@ -119,7 +119,7 @@ def cpl_function(method: Any) -> CPLRule:
         def limit(P: np.ndarray, eps: float) -> float:
             key = (eps, P.shape[1])
             if key not in memo:
-                memo[key] = effective_epsilon(make_oracle(mech, eps, P.shape[1]))
+                memo[key] = effective_channel_epsilon(make_oracle(mech, eps, P.shape[1]))
             return cpl_two_level(P, memo[key])
         return limit
     raise ValueError(f"method must be 'alg2', 'grr', 'exp', 'alg1:<MECH>', 'limit:<MECH>' or a callable, "
@@ -191,12 +191,12 @@ def freq_nmse(estimates: Sequence[Any], truths: Sequence[Any]) -> float:
     return float(np.sum((est - tru) ** 2) / den)
 
 
-def zero_one_error(codes: Any, inferred: Any) -> float:
-    """Eq. (24) averaged over attributes: the share of records whose inferred value differs from the truth."""
-    a = np.asarray(codes)
+def zero_one_error(inferred: Any, codes: Any) -> float:
+    """Eq. (24) averaged over attributes: the share of records whose inferred value differs from the truth ``codes``."""
     b = np.asarray(inferred)
+    a = np.asarray(codes)
     if a.shape != b.shape:
-        raise ValueError(f"codes and inferred must have the same shape, got {a.shape} and {b.shape}")
+        raise ValueError(f"inferred and codes must have the same shape, got {b.shape} and {a.shape}")
     if a.ndim == 1:
         a, b = a[:, None], b[:, None]
-    return float(np.mean([misclassification_rate(a[:, j], b[:, j]) for j in range(a.shape[1])]))
+    return float(np.mean([misclassification_rate(b[:, j], a[:, j]) for j in range(a.shape[1])]))

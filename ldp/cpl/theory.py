@@ -38,13 +38,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._checks import check_epsilon, check_probability
+from .._checks import check_epsilon, check_probability, check_release_channel
 from ..audit import channel_epsilon, check_channel
 
 __all__ = [
     "CPLPair",
     "Alg2Pair",
-    "check_conditional",
+    "check_release_channel",
     "conditional",
     "cpl_alg1",
     "alg2_pair",
@@ -84,20 +84,6 @@ class Alg2Pair(NamedTuple):
 
 
 # ----------------------------------------------------------------------------- inputs
-def check_conditional(P: Any, name: str = "P") -> np.ndarray:
-    """Validate a conditional table ``P[x, u] = P(X̂ = u | X_k = x)`` and return it as floats.
-
-    Raises
-    ------
-    ValueError
-        If ``P`` is not a 2-D finite matrix, has a negative entry, or a row that
-        does not sum to 1 within ``1e-9``.
-    TypeError
-        If ``P`` is not numeric.
-    """
-    return check_channel(P, atol=ROW_SUM_ATOL, name=name)
-
-
 def _check_delta(delta: Any) -> float:
     return check_probability(delta, "delta", open_high=True)
 
@@ -195,7 +181,7 @@ def cpl_alg1(P: Any, T: Any, *, reading: str = "columns", return_witness: bool =
     float or (float, tuple | None)
         ``L >= 0``, possibly ``inf``.
     """
-    P = check_conditional(P, "P")
+    P = check_release_channel(P, "P")
     T = check_channel(T, atol=ROW_SUM_ATOL, name="T")
     if T.shape[0] != P.shape[1]:
         raise ValueError(f"T must have one row per value of X̂: P has {P.shape[1]} columns, T has {T.shape[0]} rows")
@@ -343,7 +329,7 @@ def cpl_alg2(P: Any, epsilon: float, delta: float = 0.0, *, tie: str = "strict",
     CPLPair (or (CPLPair, pair))
         ``(leakage, relaxation)`` with ``0 <= leakage <= ε``.
     """
-    P = check_conditional(P, "P")
+    P = check_release_channel(P, "P")
     eps = check_epsilon(epsilon, allow_zero=True)
     delta = _check_delta(delta)
     tie = _check_tie(tie)
@@ -379,7 +365,7 @@ def cpl_two_level(P: Any, epsilon: float) -> float:
     ``ε_eff`` of a mechanism + attack (:mod:`ldp.cpl.attacks`), the large-sample
     limit of the statistical CPL.
     """
-    P = check_conditional(P, "P")
+    P = check_release_channel(P, "P")
     lam = math.expm1(check_epsilon(epsilon, allow_zero=True))
     if P.shape[0] < 2:
         return 0.0
@@ -409,7 +395,7 @@ def cpl_saturation(P: Any) -> float:
     level of ``P`` itself read as a channel; ``inf`` when some ``u`` has
     ``P[x,u] > 0 = P[x',u]``.
     """
-    P = check_conditional(P, "P")
+    P = check_release_channel(P, "P")
     if P.shape[0] < 2:
         return 0.0
     return channel_epsilon(P)
@@ -417,7 +403,7 @@ def cpl_saturation(P: Any) -> float:
 
 def disjoint_pairs(P: Any) -> list[tuple[int, int]]:
     """Ordered pairs ``(x, x')`` whose rows have disjoint supports (Corollary H.1: CPL = ε)."""
-    P = check_conditional(P, "P")
+    P = check_release_channel(P, "P")
     S = (P > 0).astype(np.int64)
     overlap = S @ S.T
     xs, xps = np.nonzero(overlap == 0)
@@ -471,7 +457,7 @@ def tpl_exact(P_joint: Any, channels: Any, own_channel: Any = None) -> float:
         By sequential composition it never exceeds ``ε_k + Σ_j L_{X̂_j→X_k}``
         when the neighbours are conditionally independent given ``X_k``.
     """
-    P = check_conditional(P_joint, "P_joint")
+    P = check_release_channel(P_joint, "P_joint")
     mats = [check_channel(T, atol=ROW_SUM_ATOL, name=f"channels[{i}]") for i, T in enumerate(channels)]
     if not mats:
         raise ValueError("channels must contain at least one neighbour channel")

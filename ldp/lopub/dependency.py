@@ -21,19 +21,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._checks import check_probability
+from .._checks import check_code_matrix, check_joint_distribution, check_probability
 
 
 def _joint2(table: Any, name: str = "joint") -> np.ndarray:
-    p = np.asarray(table, dtype=float)
-    if p.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D table, got shape {p.shape}")
-    if not np.all(np.isfinite(p)) or np.any(p < 0):
-        raise ValueError(f"{name} must be finite and non-negative")
-    s = p.sum()
-    if not s > 0:
-        raise ValueError(f"{name} sums to {s}; a joint distribution needs a positive total")
-    return p / s
+    return check_joint_distribution(table, name, ndim=2)
 
 
 def mutual_information(joint: Any, row_marginal: Any = None, col_marginal: Any = None) -> float:
@@ -43,8 +35,8 @@ def mutual_information(joint: Any, row_marginal: Any = None, col_marginal: Any =
     separate 1-D estimates); by default they come from ``joint`` itself.
     """
     p = _joint2(joint)
-    r = p.sum(axis=1) if row_marginal is None else np.asarray(row_marginal, dtype=float)
-    c = p.sum(axis=0) if col_marginal is None else np.asarray(col_marginal, dtype=float)
+    r = p.sum(axis=1) if row_marginal is None else check_joint_distribution(row_marginal, "row_marginal", ndim=None)
+    c = p.sum(axis=0) if col_marginal is None else check_joint_distribution(col_marginal, "col_marginal", ndim=None)
     if r.shape != (p.shape[0],) or c.shape != (p.shape[1],):
         raise ValueError(f"marginals must have shapes ({p.shape[0]},) and ({p.shape[1]},)")
     mask = p > 0
@@ -55,10 +47,8 @@ def mutual_information(joint: Any, row_marginal: Any = None, col_marginal: Any =
 
 
 def entropy(p: Any) -> float:
-    """Shannon entropy in nats of a distribution (zeros contribute 0)."""
-    q = np.asarray(p, dtype=float).ravel()
-    if np.any(q < 0) or not q.sum() > 0:
-        raise ValueError("p must be non-negative with a positive sum")
+    """Shannon entropy in nats of a distribution (zeros contribute 0; sum 1 within 1e-6 required)."""
+    q = check_joint_distribution(p, "p", ndim=None).ravel()
     q = q / q.sum()
     q = q[q > 0]
     return float(-np.sum(q * np.log(q)))
@@ -74,10 +64,12 @@ def mi_threshold(size_m: int, size_n: int, phi: float) -> float:
 
 def empirical_joint(codes: Any, domains: Sequence[int], attrs: Sequence[int]) -> np.ndarray:
     """Empirical joint distribution of the columns ``attrs`` of an ``(N, d)`` integer code matrix."""
-    x = np.asarray(codes)
-    if x.ndim != 2:
-        raise ValueError(f"codes must be an (N, d) array, got shape {x.shape}")
-    shape = tuple(int(domains[a]) for a in attrs)
+    x, sizes = check_code_matrix(codes, domains)
+    attrs = tuple(attrs)
+    if not attrs or len(set(attrs)) != len(attrs) or not all(
+            isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= a < len(sizes) for a in attrs):
+        raise ValueError(f"attrs must be distinct column indices in 0..{len(sizes) - 1}, got {attrs!r}")
+    shape = tuple(sizes[a] for a in attrs)
     flat = np.ravel_multi_index(tuple(x[:, a] for a in attrs), shape)
     counts = np.bincount(flat, minlength=int(np.prod(shape))).astype(float)
     return (counts / counts.sum()).reshape(shape)

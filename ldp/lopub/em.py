@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_int, check_probability
+from ..exceptions import warn_not_converged
 from .likelihood import log_likelihood_table, scaled_likelihoods
 from .reports import LoPubReports
 
@@ -174,6 +175,7 @@ def em_joint(reports: LoPubReports, attrs: Iterable[int] | int, *, delta: float 
         joint = flat.reshape(shape)
     else:
         joint, it, conv, ll = _em_dense(lik, p, n, delta, criterion, max_iter)
+    warn_not_converged(conv, "EM_JD", max_iter, delta)
     return EMResult(joint, it, conv, ll + const, attrs)
 
 
@@ -300,4 +302,5 @@ def em_joint_per_report(reports: LoPubReports, attrs: Iterable[int] | int, *, de
         if _stop(np.asarray(new), old, delta, criterion):
             converged = True
             break
+    warn_not_converged(converged, "EM_JD (per report)", max_iter, delta)
     return EMResult(np.asarray(p).reshape(shape), it, converged, np.asarray(history), attrs)

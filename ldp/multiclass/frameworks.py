@@ -18,28 +18,32 @@ the ``c x d`` table ``f(C, I)`` of pair counts under ε-LDP on the whole pair.
 The correlated-perturbation framework PTS-CP lives in :mod:`ldp.multiclass.validity`
 and shares the interface defined here (:class:`MulticlassFramework`).
 
-Every framework offers the same four routes, so that tests can tie them together:
+Every framework speaks the vocabulary of :class:`ldp.mechanism.Mechanism`, so that tests can tie
+the routes together:
 
-``perturb(labels, items, rng)``   per-user reports (vectorised over users);
-``tally(reports)``                the server's raw counts, a :class:`Tallies`;
-``simulate(table, rng)``          the same :class:`Tallies` drawn *exactly in distribution*
-                                  from the true table, without per-user work
-                                  (:mod:`ldp.multiclass.samplers`);
-``estimate_tallies(tallies)``     the raw unbiased ``c x d`` estimate (no post-processing).
+``perturb(labels, items, rng)``        per-user reports (vectorised over users);
+``support_counts(reports)``            the server's raw counts, a :class:`Tallies`;
+``simulate_counts(table, rng)``        the same :class:`Tallies` drawn *exactly in distribution*
+                                       from the true ``c x d`` table, without per-user work
+                                       (:mod:`ldp.multiclass.samplers`);
+``estimate_counts(tallies)``           the raw unbiased ``c x d`` estimate of the pair *counts*.
 
-``variance(table)`` gives the exact variance of every cell (:mod:`ldp.multiclass.variance`)
-and ``channel()`` the full ``P(report | pair)`` matrix on small domains.
+``variance(n, f)`` gives the exact variance of every cell of the count estimate for ``n`` users
+with pair frequencies ``f`` (the true table is ``n f``; :mod:`ldp.multiclass.variance`) and
+``channel()`` the full ``P(report | pair)`` matrix on small domains.
 """
 from __future__ import annotations
 
 import math
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_codes, check_domain_size, check_epsilon
+from .._checks import as_generator, check_codes, check_domain_size, check_epsilon, check_frequency_values, check_int, \
+    check_table
+from ..mechanism import Mechanism
 from ..oracles import GRR, OUE, FrequencyOracle, adaptive_oracle
 from ..tables import ProductDomain
 from . import samplers, variance
@@ -85,24 +89,6 @@ def check_pairs(labels: Any, items: Any, c: int, d: int) -> tuple[np.ndarray, np
     return lab, itm
 
 
-def check_table(table: Any, c: int | None = None, d: int | None = None, name: str = "table") -> np.ndarray:
-    """Validate a ``c x d`` table of non-negative integer pair counts with at least one user."""
-    arr = np.asarray(table)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer)
-                                   or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr))
-                                       and np.all(arr == np.round(arr)))):
-        raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D (classes x items) table, got shape {arr.shape}")
-    if (c is not None and arr.shape[0] != c) or (d is not None and arr.shape[1] != d):
-        raise ValueError(f"{name} must have shape ({c}, {d}), got {arr.shape}")
-    if arr.size and arr.min() < 0:
-        raise ValueError(f"{name} must be non-negative, got minimum {arr.min()}")
-    if arr.sum() == 0:
-        raise ValueError(f"{name} sums to 0: at least one user is needed")
-    return arr.astype(np.int64)
-
-
 def pairs_to_table(labels: Any, items: Any, c: int, d: int) -> np.ndarray:
     """The ``c x d`` table of true pair counts of a population."""
     cells = ProductDomain((check_domain_size(c, "c"), check_domain_size(d, "d")), ("labels", "items"))
@@ -123,7 +109,7 @@ def table_to_pairs(table: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]
 # ---------------------------------------------------------------------------- tallies
 @dataclass(frozen=True)
 class Tallies:
-    """The server's raw counts for one run of a framework (what ``estimate_tallies`` needs).
+    """The server's raw counts for one run of a framework (what ``estimate_counts`` needs).
 
     Attributes
     ----------
@@ -148,8 +134,11 @@ class Tallies:
 
 
 # ---------------------------------------------------------------------------- base class
-class MulticlassFramework(ABC):
-    """Common interface: perturb / tally / simulate / estimate / variance / channel.
+class MulticlassFramework(Mechanism):
+    """Common interface of :class:`ldp.mechanism.Mechanism` for label-item pairs.
+
+    ``true_counts`` is the ``c x d`` table of pair counts, the counts are a :class:`Tallies`
+    and the estimate is the ``c x d`` table of pair counts (``estimand = "counts"``).
 
     Parameters
     ----------
@@ -162,9 +151,11 @@ class MulticlassFramework(ABC):
     """
 
     name = "framework"
+    estimand = "counts"
+    has_count_sampler = True
 
     def __init__(self, epsilon: float, c: int, d: int) -> None:
-        self.epsilon = check_epsilon(epsilon)
+        super().__init__(epsilon)
         self.c = check_domain_size(c, "c")
         self.d = check_domain_size(d, "d")
 
@@ -174,28 +165,55 @@ class MulticlassFramework(ABC):
         """Per-user reports for the population ``(labels, items)``."""
 
     @abstractmethod
-    def tally(self, reports: Any) -> Tallies:
+    def support_counts(self, reports: Any) -> Tallies:
         """The server's raw counts from the reports."""
 
     @abstractmethod
-    def simulate(self, table: Any, rng: Any = None) -> Tallies:
+    def simulate_counts(self, true_counts: Any, rng: Any = None) -> Tallies:
         """Raw counts drawn exactly in distribution from the true ``c x d`` table."""
 
-    @abstractmethod
-    def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
-        """Raw unbiased ``c x d`` estimate of the pair counts."""
+    def estimate_counts(self, counts: Tallies, n: int | None = None) -> np.ndarray:
+        """Raw unbiased ``c x d`` estimate of the pair counts from a :class:`Tallies`."""
+        if not isinstance(counts, Tallies):
+            raise TypeError(f"counts must be a Tallies, got {type(counts).__name__}")
+        if n is not None and check_int(n, "n", minimum=1) != counts.N:
+            raise ValueError(f"n={n} differs from the number of users in the tallies, {counts.N}")
+        if counts.N < 1:
+            raise ValueError(f"counts.N must be >= 1, got {counts.N}")
+        pair = np.asarray(counts.pair)
+        if pair.shape != (self.c, self.d) or not np.all(np.isfinite(pair)) or np.any(pair < 0) \
+                or np.any(pair > counts.N):
+            raise ValueError(f"counts.pair must be a ({self.c}, {self.d}) table of counts in [0, N={counts.N}]")
+        return self._estimate(counts)
 
     @abstractmethod
-    def variance(self, table: Any) -> np.ndarray:
-        """Exact variance of every cell of the estimate, given the true table."""
+    def _estimate(self, tallies: Tallies) -> np.ndarray:
+        """The framework's estimator (inputs validated by :meth:`estimate_counts`)."""
 
-    def estimate(self, reports: Any) -> np.ndarray:
-        """``estimate_tallies(tally(reports))``."""
-        return self.estimate_tallies(self.tally(reports))
+    @abstractmethod
+    def _variance(self, table: np.ndarray) -> np.ndarray:
+        """Exact variance of every cell for the (real-valued) true table."""
+
+    def variance(self, n: int, f: Any) -> np.ndarray:
+        """Exact variance of every cell of the count estimate for ``n`` users with pair frequencies ``f``."""
+        return self._variance(self._true_table(n, f))
+
+    def _true_table(self, n: Any, f: Any) -> np.ndarray:
+        n = check_int(n, "n", minimum=1)
+        freq = check_frequency_values(f, "f")
+        if freq.shape != (self.c, self.d):
+            raise ValueError(f"f must have shape ({self.c}, {self.d}), got {freq.shape}")
+        if abs(float(freq.sum()) - 1.0) > 1e-9:
+            raise ValueError(f"f must sum to 1 (pair frequencies), got {float(freq.sum())!r}")
+        return n * freq
+
+    def population(self, true_counts: Any) -> tuple[np.ndarray, np.ndarray]:
+        """One user per unit of the ``c x d`` table: ``(labels, items)``."""
+        return table_to_pairs(self._table(true_counts))
 
     def run(self, table: Any, rng: Any = None) -> np.ndarray:
-        """One count-level run: ``estimate_tallies(simulate(table, rng))``."""
-        return self.estimate_tallies(self.simulate(table, rng))
+        """One count-level run: ``estimate_counts(simulate_counts(table, rng))``."""
+        return self.estimate_counts(self.simulate_counts(table, rng))
 
     def channel(self) -> np.ndarray:
         """``P(report | pair)`` with rows ordered ``C·d + I`` (small domains only)."""
@@ -267,7 +285,7 @@ class HEC(MulticlassFramework):
             value = np.where(valid, itm, gen.integers(0, self.d, size=lab.size))
         return group, self.oracle.perturb(value, gen)
 
-    def tally(self, reports: tuple[np.ndarray, Any]) -> Tallies:
+    def support_counts(self, reports: tuple[np.ndarray, Any]) -> Tallies:
         group, rep = reports
         group = check_codes(group, self.c, "group")
         pair = np.zeros((self.c, self.d), dtype=np.int64)
@@ -276,9 +294,9 @@ class HEC(MulticlassFramework):
             pair[j] = self.oracle.support_counts(rep_arr[group == j])[: self.d]
         return Tallies(N=int(group.size), pair=pair, group=np.bincount(group, minlength=self.c))
 
-    def simulate(self, table: Any, rng: Any = None) -> Tallies:
+    def simulate_counts(self, true_counts: Any, rng: Any = None) -> Tallies:
         """Exact: multivariate-hypergeometric group split, then the oracle's count sampler per group."""
-        tab = self._table(table)
+        tab = self._table(true_counts)
         gen = as_generator(rng)
         N = int(tab.sum())
         sizes = self.group_sizes(N)
@@ -295,16 +313,15 @@ class HEC(MulticlassFramework):
             pair[j] = counts[: self.d]
         return Tallies(N=N, pair=pair, group=sizes)
 
-    def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
+    def _estimate(self, tallies: Tallies) -> np.ndarray:
         if tallies.group is None:
             raise ValueError("HEC tallies need the group sizes (tallies.group)")
         Nj = np.asarray(tallies.group, dtype=float)[:, None]
         p, q = self.oracle.p, self.oracle.q
         return (tallies.N / Nj) * (tallies.pair - Nj * q) / (p - q)
 
-    def variance(self, table: Any) -> np.ndarray:
-        tab = self._table(table)
-        return variance.hec_variance(tab, self.epsilon, invalid=self.invalid)
+    def _variance(self, table: np.ndarray) -> np.ndarray:
+        return variance.hec_variance(table, self.epsilon, invalid=self.invalid)
 
     def channel(self, group: int = 0) -> np.ndarray:
         """Channel of a user assigned to ``group``: rows ``C·d + I``, columns the oracle's outputs."""
@@ -344,21 +361,21 @@ class PTJ(MulticlassFramework):
         lab, itm = self._pairs(labels, items)
         return self.oracle.perturb(lab * self.d + itm, as_generator(rng))
 
-    def tally(self, reports: Any) -> Tallies:
+    def support_counts(self, reports: Any) -> Tallies:
         support = self.oracle.support_counts(reports)
         return Tallies(N=self.oracle.n_reports(reports), pair=np.asarray(support).reshape(self.c, self.d))
 
-    def simulate(self, table: Any, rng: Any = None) -> Tallies:
-        tab = self._table(table)
+    def simulate_counts(self, true_counts: Any, rng: Any = None) -> Tallies:
+        tab = self._table(true_counts)
         support = self.oracle.simulate_counts(tab.ravel(), as_generator(rng))
         return Tallies(N=int(tab.sum()), pair=support.reshape(self.c, self.d))
 
-    def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
+    def _estimate(self, tallies: Tallies) -> np.ndarray:
         p, q = self.oracle.p, self.oracle.q
         return (tallies.pair - tallies.N * q) / (p - q)
 
-    def variance(self, table: Any) -> np.ndarray:
-        return variance.ptj_variance(self._table(table), self.epsilon)
+    def _variance(self, table: np.ndarray) -> np.ndarray:
+        return variance.ptj_variance(table, self.epsilon)
 
     def channel(self) -> np.ndarray:
         return self.oracle.channel()
@@ -413,7 +430,7 @@ class PTS(MulticlassFramework):
         gen = as_generator(rng)
         return self.label_oracle.perturb(lab, gen), self.item_oracle.perturb(itm, gen)
 
-    def tally(self, reports: tuple[np.ndarray, Any]) -> Tallies:
+    def support_counts(self, reports: tuple[np.ndarray, Any]) -> Tallies:
         lab, rep = reports
         lab = check_codes(lab, self.c, "reported labels")
         rep = np.asarray(rep)
@@ -423,7 +440,7 @@ class PTS(MulticlassFramework):
         return Tallies(N=int(lab.size), pair=pair, label=np.bincount(lab, minlength=self.c),
                        item=pair.sum(axis=0))
 
-    def simulate(self, table: Any, rng: Any = None) -> Tallies:
+    def simulate_counts(self, true_counts: Any, rng: Any = None) -> Tallies:
         """Exact: reported labels per (label, item) cell, then the item oracle's count sampler per reported class.
 
         Given the reported labels, the item reports of the users reporting ``C'`` are
@@ -431,7 +448,7 @@ class PTS(MulticlassFramework):
         ``simulate_counts`` of those users' items (:meth:`ldp.oracles.UnaryEncoding.simulate_counts`
         or :meth:`ldp.oracles.GRR.simulate_counts`), independently over ``C'``.
         """
-        tab = self._table(table)
+        tab = self._table(true_counts)
         gen = as_generator(rng)
         moved = samplers.grr_reported_labels(tab, self.label_oracle.p, self.label_oracle.q, gen)  # (c, d, c)
         by_report = moved.sum(axis=0).T                       # (c', d): users reporting c' holding item i
@@ -442,7 +459,7 @@ class PTS(MulticlassFramework):
                 pair[C] = self.item_oracle.simulate_counts(by_report[C], gen)
         return Tallies(N=int(tab.sum()), pair=pair, label=label, item=pair.sum(axis=0))
 
-    def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
+    def _estimate(self, tallies: Tallies) -> np.ndarray:
         if tallies.label is None or tallies.item is None:
             raise ValueError("PTS tallies need label and item counts")
         p1, q1 = self.label_oracle.p, self.label_oracle.q
@@ -453,8 +470,8 @@ class PTS(MulticlassFramework):
         num = tallies.pair - n_hat[:, None] * q2 * (p1 - q1) - F_hat[None, :] * q1 * (p2 - q2) - N * q1 * q2
         return num / ((p1 - q1) * (p2 - q2))
 
-    def variance(self, table: Any) -> np.ndarray:
-        return variance.pts_variance(self._table(table), self.epsilon1, self.epsilon2,
+    def _variance(self, table: np.ndarray) -> np.ndarray:
+        return variance.pts_variance(table, self.epsilon1, self.epsilon2,
                                      item_oracle=self.item_oracle_choice)
 
     def channel(self) -> np.ndarray:

@@ -86,7 +86,7 @@ def analytic_rmse(tables: dict[str, Any], method: str, epsilon: float, *, as_pub
         elif as_published and method == "PTJ":
             mse = ptj_as_published_mse(t, epsilon)
         else:
-            mse = make_framework(method, epsilon, *t.shape).variance(t)
+            mse = make_framework(method, epsilon, *t.shape).variance(t.sum(), t / t.sum())
         total += float(mse.sum())
         cells += mse.size
     return math.sqrt(total / cells)

@@ -464,8 +464,8 @@ def score_topk(found: Any, truth: Any) -> dict[str, np.ndarray | float]:
     T = np.asarray(truth)
     if F.ndim != 2 or T.ndim != 2 or F.shape[0] != T.shape[0]:
         raise ValueError(f"found and truth must be (c, k) arrays with the same c, got {F.shape} and {T.shape}")
-    f1 = np.array([f1_topk(T[C], F[C][F[C] >= 0]) for C in range(T.shape[0])])
-    nc = np.array([ncr(T[C], F[C][F[C] >= 0]) for C in range(T.shape[0])])
+    f1 = np.array([f1_topk(F[C][F[C] >= 0], T[C]) for C in range(T.shape[0])])
+    nc = np.array([ncr(F[C][F[C] >= 0], T[C]) for C in range(T.shape[0])])
     return {"f1": float(f1.mean()), "ncr": float(nc.mean()), "f1_per_class": f1, "ncr_per_class": nc}
 
 

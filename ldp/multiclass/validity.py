@@ -18,19 +18,28 @@ calibrates with the class size estimated from the same reports (Eq. (4)).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._checks import as_generator, check_codes, check_domain_size, check_epsilon
+from .._checks import as_generator, check_codes, check_counts, check_domain_size, check_int, check_support_counts
+from ..mechanism import Mechanism
 from ..oracles import GRR, OUE
 from . import samplers, variance
 from .frameworks import MulticlassFramework, Tallies, split_budget
 
-__all__ = ["VP", "CP"]
+__all__ = ["VP", "VPCounts", "CP"]
 
 
-class VP:
+class VPCounts(NamedTuple):
+    """The server's counts of validity perturbation (what :meth:`VP.estimate_counts` needs)."""
+
+    kept: np.ndarray   #: reports with bit ``I`` set among those whose flag is 0, for ``I < d``
+    flagged: int       #: reports whose perturbed flag is 1 (dropped)
+    n: int             #: all reports
+
+
+class VP(Mechanism):
     """Validity perturbation over ``d`` valid values plus the validity flag (Mao et al., Sec. IV-A).
 
     Parameters
@@ -53,9 +62,11 @@ class VP:
     """
 
     name = "VP"
+    estimand = "counts"
+    has_count_sampler = True
 
     def __init__(self, epsilon: float, d: int) -> None:
-        self.epsilon = check_epsilon(epsilon)
+        super().__init__(epsilon)
         self.d = check_domain_size(d)
         self.oracle = OUE(self.epsilon, self.d + 1)
 
@@ -79,30 +90,73 @@ class VP:
         """``n x (d + 1)`` boolean reports (last column = perturbed flag)."""
         return self.oracle.perturb(self.encode(values, valid), as_generator(rng))
 
-    def tally(self, reports: Any) -> tuple[np.ndarray, int, int]:
-        """``(c_I for I < d, c_flag, n)``: kept reports with bit I set, flagged reports, all reports."""
-        bits = np.asarray(reports, dtype=bool)
+    def population(self, true_counts: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``(values, valid)`` of one user per unit of ``true_counts`` (``d`` valid counts, then the invalid)."""
+        counts = check_counts(true_counts, self.d + 1, "true_counts")
+        pos = np.repeat(np.arange(self.d + 1, dtype=np.int64), counts)
+        valid = pos < self.d
+        return np.where(valid, pos, 0), valid
+
+    def support_counts(self, reports: Any) -> VPCounts:
+        """:class:`VPCounts` ``(kept, flagged, n)``: kept reports with bit I set, flagged reports, all reports."""
+        bits = np.asarray(reports)
+        if bits.dtype != bool and not (np.issubdtype(bits.dtype, np.integer) and (bits.size == 0 or (
+                bits.min() >= 0 and bits.max() <= 1))):
+            raise TypeError(f"reports must be a boolean (or 0/1) matrix, got dtype {bits.dtype}")
+        bits = bits.astype(bool)
         if bits.ndim != 2 or bits.shape[1] != self.d + 1:
             raise ValueError(f"reports must have shape (n, {self.d + 1}), got {bits.shape}")
         flag = bits[:, self.d]
-        return bits[~flag, : self.d].sum(axis=0).astype(np.int64), int(flag.sum()), int(bits.shape[0])
+        return VPCounts(bits[~flag, : self.d].sum(axis=0).astype(np.int64), int(flag.sum()), int(bits.shape[0]))
 
-    def simulate(self, valid_counts: Any, n_invalid: int, rng: Any = None) -> tuple[np.ndarray, int, int]:
-        """The same triple as :meth:`tally`, drawn exactly (:func:`ldp.multiclass.samplers.vp_counts`)."""
-        n_b = np.asarray(valid_counts)
-        if n_b.shape != (self.d,):
-            raise ValueError(f"valid_counts must have shape ({self.d},), got {n_b.shape}")
-        counts, dropped = samplers.vp_counts(n_b, n_invalid, self.p, self.q, as_generator(rng))
-        return counts, dropped, int(n_b.sum()) + int(n_invalid)
+    def simulate_counts(self, true_counts: Any, rng: Any = None) -> VPCounts:
+        """The same :class:`VPCounts` as :meth:`support_counts`, drawn exactly (:func:`~ldp.multiclass.samplers.vp_counts`).
 
-    def estimate(self, counts: Any, flagged: int, n: int) -> np.ndarray:
-        """Unbiased estimate of the number of valid users at every position (see Notes)."""
-        if n <= 0:
-            raise ValueError(f"n must be >= 1, got {n}")
+        ``true_counts`` has length ``d + 1``: the valid users at each position, then the invalid users.
+        """
+        counts = check_counts(true_counts, self.d + 1, "true_counts")
+        if counts.sum() == 0:
+            raise ValueError("true_counts sums to 0: at least one user is needed")
+        kept, dropped = samplers.vp_counts(counts[: self.d], int(counts[self.d]), self.p, self.q, as_generator(rng))
+        return VPCounts(kept, dropped, int(counts.sum()))
+
+    def estimate_counts(self, counts: Any, n: int | None = None) -> np.ndarray:
+        """Unbiased estimate of the number of valid users at every position from :class:`VPCounts` (see Notes)."""
+        if not (isinstance(counts, tuple) and len(counts) == 3):
+            raise TypeError(f"counts must be a VPCounts (kept, flagged, n), got {type(counts).__name__}")
+        kept, flagged, total = counts
+        total = check_int(total, "counts.n", minimum=1)
+        if n is not None and check_int(n, "n", minimum=1) != total:
+            raise ValueError(f"n={n} differs from counts.n={total}")
+        flagged = check_int(flagged, "counts.flagged", minimum=0, maximum=total)
+        c = check_support_counts(kept, self.d, total - flagged, "counts.kept")
         p, q = self.p, self.q
-        m_hat = (flagged - n * q) / (p - q)
-        c = np.asarray(counts, dtype=float)
-        return (c - (1 - q) * q * (n - m_hat) - m_hat * q * (1 - p)) / ((1 - q) * (p - q))
+        m_hat = (flagged - total * q) / (p - q)
+        return (c - (1 - q) * q * (total - m_hat) - m_hat * q * (1 - p)) / ((1 - q) * (p - q))
+
+    def variance(self, n: int, f: Any) -> np.ndarray:
+        """Exact variance of the estimate at every position, for ``n`` users with frequencies ``f`` (length ``d + 1``).
+
+        ``f[:d]`` are the valid users' positions and ``f[d]`` the invalid share.  The estimate is
+        ``sum_u (X_u + kappa F_u) / delta + const`` with ``X_u`` = "kept with bit ``I``" and ``F_u`` =
+        "flagged", ``kappa = [(1-q) q - q (1-p)]/(p-q)`` and ``delta = (1-q)(p-q)``; ``X_u F_u = 0``, so
+        ``Cov(X, F) = -E X E F`` per user.
+        """
+        n = check_int(n, "n", minimum=1)
+        f = np.asarray(f, dtype=float)
+        if f.shape != (self.d + 1,) or not np.all(np.isfinite(f)) or np.any(f < 0) or abs(f.sum() - 1) > 1e-9:
+            raise ValueError(f"f must be a probability vector of length d + 1 = {self.d + 1}, got shape {f.shape}")
+        p, q = self.p, self.q
+        kappa = ((1 - q) * q - q * (1 - p)) / (p - q)
+        delta = (1 - q) * (p - q)
+        inv = f[self.d]
+        hold = f[: self.d]                                   # users valid at I
+        other = 1.0 - inv - hold                             # valid elsewhere
+        ex = np.stack([(1 - q) * p * np.ones(self.d), (1 - q) * q * np.ones(self.d), (1 - p) * q * np.ones(self.d)])
+        ef = np.array([q, q, p])[:, None] * np.ones((3, self.d))
+        w = np.stack([hold, other, np.full(self.d, inv)])
+        per = ex * (1 - ex) + kappa ** 2 * ef * (1 - ef) - 2 * kappa * ex * ef
+        return n * (w * per).sum(axis=0) / delta ** 2
 
     def channel(self) -> np.ndarray:
         """``(d + 1) x 2^(d+1)`` channel: rows = values ``0..d-1`` then "invalid" (row ``d``)."""
@@ -149,7 +203,7 @@ class CP(MulticlassFramework):
         rep = self.label_oracle.perturb(lab, gen)
         return rep, self.vp.perturb(itm, rep == lab, gen)
 
-    def tally(self, reports: tuple[np.ndarray, np.ndarray]) -> Tallies:
+    def support_counts(self, reports: tuple[np.ndarray, np.ndarray]) -> Tallies:
         lab, bits = reports
         lab = check_codes(lab, self.c, "reported labels")
         bits = np.asarray(bits, dtype=bool)
@@ -159,14 +213,14 @@ class CP(MulticlassFramework):
         pair = np.stack([bits[(lab == C) & kept, : self.d].sum(axis=0) for C in range(self.c)]).astype(np.int64)
         return Tallies(N=int(lab.size), pair=pair, label=np.bincount(lab, minlength=self.c))
 
-    def simulate(self, table: Any, rng: Any = None) -> Tallies:
+    def simulate_counts(self, true_counts: Any, rng: Any = None) -> Tallies:
         """Exact: reported labels per cell, then the VP sampler within each reported class.
 
         Within reported class ``C`` the users whose true label is ``C`` are valid at their
         item and the others (flipped labels) are invalid; VP counts are then exact by
         :func:`ldp.multiclass.samplers.vp_counts`, independently across reported classes.
         """
-        tab = self._table(table)
+        tab = self._table(true_counts)
         gen = as_generator(rng)
         moved = samplers.grr_reported_labels(tab, self.label_oracle.p, self.label_oracle.q, gen)  # (c, d, c)
         label = moved.sum(axis=(0, 1))
@@ -176,7 +230,7 @@ class CP(MulticlassFramework):
             pair[C] = samplers.vp_counts(valid, int(label[C] - valid.sum()), self.vp.p, self.vp.q, gen)[0]
         return Tallies(N=int(tab.sum()), pair=pair, label=label)
 
-    def estimate_tallies(self, tallies: Tallies) -> np.ndarray:
+    def _estimate(self, tallies: Tallies) -> np.ndarray:
         if tallies.label is None:
             raise ValueError("CP tallies need the label counts")
         p1, q1 = self.label_oracle.p, self.label_oracle.q
@@ -186,13 +240,13 @@ class CP(MulticlassFramework):
         num = tallies.pair - N * q1 * q2 * (1 - p2) - n_hat[:, None] * q2 * (p1 * (1 - q2) - q1 * (1 - p2))
         return num / (p1 * (1 - q2) * (p2 - q2))
 
-    def variance(self, table: Any) -> np.ndarray:
+    def _variance(self, table: np.ndarray) -> np.ndarray:
         """Exact variance including the covariance of ``f~`` and ``n~`` (Eq. (5) leaves it out)."""
-        return variance.cp_variance(self._table(table), self.epsilon1, self.epsilon2)
+        return variance.cp_variance(table, self.epsilon1, self.epsilon2)
 
-    def variance_eq5(self, table: Any) -> np.ndarray:
-        """The paper's Eq. (5) (Theorem 8), which over-estimates the variance."""
-        return variance.cp_variance_eq5(self._table(table), self.epsilon1, self.epsilon2)
+    def variance_eq5(self, n: int, f: Any) -> np.ndarray:
+        """The paper's Eq. (5) (Theorem 8), which over-estimates the variance (arguments as :meth:`variance`)."""
+        return variance.cp_variance_eq5(self._true_table(n, f), self.epsilon1, self.epsilon2)
 
     def channel(self) -> np.ndarray:
         """Rows ``C·d + I``; columns ``C'·2^(d+1) + bits`` (bit ``d`` of the index is the flag)."""

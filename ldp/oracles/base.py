@@ -16,18 +16,21 @@ is unbiased, where ``C(v)`` is the number of reports supporting ``v``
 whenever the support indicators of ``v`` are independent across users (they
 are, for every oracle here).  Subclasses implement ``perturb``,
 ``support_counts`` and, where their output space is finite, ``channel``.
+The vocabulary is that of :class:`ldp.mechanism.Mechanism`.
 """
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_codes, check_counts, check_domain_size, check_epsilon, check_int
+from .._checks import (as_generator, check_codes, check_counts, check_domain_size, check_frequency_values, check_int,
+                       check_mechanism_epsilon, check_support_counts)
+from ..mechanism import Mechanism
 
 
-class FrequencyOracle(ABC):
+class FrequencyOracle(Mechanism):
     """Base class: validated ``epsilon`` and ``d``, the pure-protocol estimator and variance.
 
     Parameters
@@ -38,13 +41,10 @@ class FrequencyOracle(ABC):
         Domain size, >= 2.  Values are integer codes ``0 .. d-1``.
     """
 
-    #: short label used in tables and plots (colour and marker come from ``ldp.plotting``)
     name: str = "oracle"
-    #: True when :meth:`simulate_counts` is exact in distribution
-    has_count_sampler: bool = False
 
     def __init__(self, epsilon: float, d: int) -> None:
-        self.epsilon = check_epsilon(epsilon)
+        self.epsilon = check_mechanism_epsilon(epsilon)
         self.d = check_domain_size(d)
 
     # ------------------------------------------------------------------ support probabilities
@@ -77,12 +77,14 @@ class FrequencyOracle(ABC):
         n = self.n_reports(reports)
         if n == 0:
             raise ValueError("reports is empty: cannot estimate frequencies from zero users")
-        return self.estimate_from_support(self.support_counts(reports), n)
+        return self.estimate_counts(self.support_counts(reports), n)
 
-    def estimate_from_support(self, support: Any, n: int) -> np.ndarray:
-        """Calibrate support counts: ``(C/n - q)/(p - q)`` (Wang et al. 2017, Eq. (1))."""
+    def estimate_counts(self, counts: Any, n: int | None = None) -> np.ndarray:
+        """Calibrate support counts of ``n`` users: ``(C/n - q)/(p - q)`` (Wang et al. 2017, Eq. (1))."""
+        if n is None:
+            raise TypeError("n (the number of users) is required: support counts do not determine it")
         n = check_int(n, "n", minimum=1)
-        support = self._check_support(support)
+        support = self._check_support(counts, n=n, name="counts")
         return (support / n - self.q) / (self.p - self.q)
 
     def variance(self, n: int, f: Any = 0.0) -> np.ndarray | float:
@@ -98,32 +100,39 @@ class FrequencyOracle(ABC):
         """The channel ``P(y | x)`` as a ``d x |Y|`` row-stochastic matrix (finite outputs only)."""
         raise ValueError(f"{type(self).__name__} has no enumerable finite channel at d={self.d}")
 
-    def simulate_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
-        """Support counts drawn exactly from their distribution given the true counts (no per-user work)."""
-        raise ValueError(f"{type(self).__name__} has no exact count-level sampler; use perturb()")
+    def population(self, true_counts: Any) -> tuple[np.ndarray]:
+        """One user per unit of ``true_counts`` (validated): the codes ``x`` to :meth:`perturb`."""
+        counts = self._true_counts(true_counts)
+        return (np.repeat(np.arange(self.d, dtype=np.int64), counts),)
+
+    def sample_support(self, true_counts: Any, rng: Any = None) -> np.ndarray:
+        """Support counts of the population ``true_counts``: exact count-level draw if offered, else per-user.
+
+        The per-user route perturbs the users in code order (``population``), through
+        ``perturb_and_count`` where the oracle has it (same counts as ``perturb`` then
+        ``support_counts``, without holding the reports).
+        """
+        gen = self._rng(rng)
+        if self.has_count_sampler:
+            return self.simulate_counts(true_counts, gen)
+        (x,) = self.population(true_counts)
+        count = getattr(self, "perturb_and_count", None)
+        return count(x, gen) if count is not None else self.support_counts(self.perturb(x, gen))
 
     # helpers for subclasses
     #: False for oracles whose "support" is a sum of noisy reals (SHE) and may be negative
     support_is_count: bool = True
 
-    def _check_support(self, support: Any, length: int | None = None, name: str = "support") -> np.ndarray:
-        """Support counts as floats: 1-D, of length ``d`` (or ``length``), finite, non-negative counts."""
+    def _check_support(self, support: Any, length: int | None = None, name: str = "support",
+                       n: int | None = None) -> np.ndarray:
+        """Support counts as floats: 1-D, of length ``d`` (or ``length``), finite; counts in ``[0, n]``."""
         length = self.d if length is None else length
-        arr = np.asarray(support, dtype=float)
-        if arr.shape != (length,):
-            raise ValueError(f"{name} must have shape ({length},), got shape {arr.shape}")
-        if not np.all(np.isfinite(arr)):
-            raise ValueError(f"{name} must be finite")
-        if self.support_is_count and np.any(arr < 0):
-            raise ValueError(f"{name} must be non-negative counts, got minimum {float(arr.min())!r}")
-        return arr
+        return check_support_counts(support, length, n if self.support_is_count else None, name,
+                                    counts=self.support_is_count)
 
     @staticmethod
     def _check_frequency(f: Any) -> np.ndarray:
-        arr = np.asarray(f, dtype=float)
-        if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
-            raise ValueError(f"f must hold frequencies in [0, 1], got {f!r}")
-        return arr
+        return check_frequency_values(f, "f")
 
     def _codes(self, x: Any) -> np.ndarray:
         return check_codes(x, self.d, "x")

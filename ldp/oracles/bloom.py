@@ -218,7 +218,7 @@ class BloomRAPPOR(FrequencyOracle):
     tight value of this particular set of filters.  Reports are ``n x m`` boolean
     arrays.  :meth:`support_counts` returns the *bit counts* (length ``m``), and
     ``p = 1 - f/2`` / ``q = f/2`` are the per-bit probabilities of a set / unset
-    true bit being reported as 1; :meth:`estimate_from_support` turns bit counts
+    true bit being reported as 1; :meth:`estimate_counts` turns bit counts
     into frequencies by least squares.
     """
 
@@ -335,13 +335,15 @@ class BloomRAPPOR(FrequencyOracle):
             self._pinv = np.linalg.pinv(self._B.T.astype(float))   # d x m, (B^T)^+
         return self._pinv
 
-    def estimate_from_support(self, support: Any, n: int) -> np.ndarray:
+    def estimate_counts(self, counts: Any, n: int | None = None) -> np.ndarray:
         """Frequencies from bit counts: ``(B^T)^+ t`` with ``t = (c/n - f/2)/(1 - f)``.
 
         Exactly unbiased when the Bloom matrix has rank ``d``; raises ``ValueError`` otherwise.
         """
+        if n is None:
+            raise TypeError("n (the number of users) is required: bit counts do not determine it")
         n = check_int(n, "n", minimum=1)
-        c = self._check_support(support, length=self.m, name="bit counts")
+        c = self._check_support(counts, length=self.m, name="counts", n=n)
         t = debias_bit_counts(c, n, self.f) / n
         return self._least_squares() @ t
 
@@ -352,13 +354,19 @@ class BloomRAPPOR(FrequencyOracle):
         and bits are independent, so ``Cov = (f/2)(1-f/2)/(1-f)^2 * A A^T / n`` with
         ``A = (B^T)^+``; it does not depend on the frequencies.
         """
-        if n <= 0:
-            raise ValueError(f"n must be >= 1, got {n}")
+        n = check_int(n, "n", minimum=1)
         A = self._least_squares()
         return (self.f / 2) * (1 - self.f / 2) / (1 - self.f) ** 2 * (A @ A.T) / n
 
     def variance(self, n: int, f: Any = 0.0) -> np.ndarray:
-        """Per-value variance (length ``d``); the true frequency ``f`` does not enter (see :meth:`covariance`)."""
+        """Per-value variance (length ``d``); the true frequency ``f`` does not enter (see :meth:`covariance`).
+
+        ``f`` is still validated (frequencies in [0, 1], a scalar or a length-``d`` vector) so that a
+        call with the wrong argument fails as it would for every other oracle.
+        """
+        f = self._check_frequency(f)
+        if f.ndim and f.shape != (self.d,):
+            raise ValueError(f"f must be a scalar or have shape ({self.d},), got {f.shape}")
         return np.diag(self.covariance(n)).copy()
 
     def log_likelihood(self, reports: Any) -> np.ndarray:

@@ -42,7 +42,7 @@ class GRR(FrequencyOracle):
         return float(np.exp(-self.epsilon) / (1.0 + (self.d - 1) * np.exp(-self.epsilon)))
 
     def perturb(self, x: Any, rng: Any = None) -> np.ndarray:
-        """Reports: an integer array (int32, or int64 for domains beyond 2**31) of the same length as ``x``.
+        """Reports: an int32 array of the same length as ``x`` (domains are at most 2**31 - 1, ``ldp._checks``).
 
         The uniform draw comes first and the kept users' true values are copied over it in place, which
         saves a temporary per user compared with ``np.where``; the distribution is the same.

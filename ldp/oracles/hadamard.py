@@ -19,7 +19,7 @@ Support: a report supports ``v`` when ``y in C_v``.  ``p = e^eps/(e^eps+1)``, an
 for ``v != x`` two distinct non-zero rows of ``H`` agree on exactly ``K/2``
 columns, so ``|C_v n C_x| = |C_v n C_x^c| = K/4`` and ``q = 1/2`` whichever half
 ``y`` came from.  Support counts come from one fast Walsh--Hadamard transform of
-the output histogram: ``C(v) = (n + (H hist)[v+1]) / 2``, O(n + K log K).
+the output counts: ``C(v) = (n + (H hist)[v+1]) / 2``, O(n + K log K).
 """
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ class HadamardResponse(FrequencyOracle):
         return j
 
     # ------------------------------------------------------------------ server side
-    def output_histogram(self, reports: Any) -> np.ndarray:
+    def output_counts(self, reports: Any) -> np.ndarray:
         """Counts of each output index ``0 .. K-1``."""
         y = np.asarray(reports)
         if y.dtype == object or not np.issubdtype(y.dtype, np.integer):
@@ -140,16 +140,15 @@ class HadamardResponse(FrequencyOracle):
             raise ValueError(f"reports contains {bad}, outside the output range {{0, ..., {self.K - 1}}}")
         return np.bincount(y, minlength=self.K)
 
-    def support_from_histogram(self, hist: Any) -> np.ndarray:
-        """``C(v) = (n + (H hist)[v+1]) / 2`` from an output histogram (length ``K``), by one FWHT."""
-        hist = np.asarray(hist, dtype=np.int64)
-        if hist.shape != (self.K,):
-            raise ValueError(f"hist must have shape ({self.K},), got {hist.shape}")
+    def support_from_output_counts(self, hist: Any) -> np.ndarray:
+        """``C(v) = (n + (H hist)[v+1]) / 2`` from the output counts (length ``K``), by one FWHT."""
+        from .._checks import check_counts
+        hist = check_counts(hist, self.K, "hist")
         w = fwht(hist)
         return (int(hist.sum()) + w[1: self.d + 1]) // 2   # n and w[v] have the same parity
 
     def support_counts(self, reports: Any) -> np.ndarray:
-        return self.support_from_histogram(self.output_histogram(reports))
+        return self.support_from_output_counts(self.output_counts(reports))
 
     # ------------------------------------------------------------------ channel
     def channel_entry(self, x: Any, y: Any) -> np.ndarray:
@@ -168,8 +167,8 @@ class HadamardResponse(FrequencyOracle):
         return self.channel_entry(np.arange(self.d)[:, None], np.arange(self.K)[None, :])
 
     # ------------------------------------------------------------------ count-level sampler
-    def simulate_histogram(self, true_counts: Any, rng: Any = None) -> np.ndarray:
-        """Output histogram (length ``K``) drawn exactly given the true counts.
+    def simulate_output_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
+        """Output counts (length ``K``) drawn exactly given the true counts.
 
         The channel is the mixture ``(1 - lam) Uniform[K] + lam Uniform(C_x)``: per
         value ``x`` a ``Bin(n_x, lam)`` number of users is informative, uniform on
@@ -220,8 +219,8 @@ class HadamardResponse(FrequencyOracle):
         return np.bincount(prefix, weights=count, minlength=self.K).astype(np.int64)
 
     def simulate_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
-        """Support counts drawn exactly (via :meth:`simulate_histogram` and one FWHT)."""
-        return self.support_from_histogram(self.simulate_histogram(true_counts, rng))
+        """Support counts drawn exactly (via :meth:`simulate_output_counts` and one FWHT)."""
+        return self.support_from_output_counts(self.simulate_output_counts(true_counts, rng))
 
     def __repr__(self) -> str:
         return f"HadamardResponse(epsilon={self.epsilon:g}, d={self.d}, K={self.K})"

@@ -60,6 +60,7 @@ class SHE(FrequencyOracle):
     name = "SHE"
     support_is_count = False  # summed noisy reals: may be negative
     has_count_sampler = True
+    has_channel = False       # continuous output space: see log_likelihood
 
     @property
     def scale(self) -> float:

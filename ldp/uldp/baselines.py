@@ -115,6 +115,7 @@ class JointGRR(JointMechanism):
     """
 
     name = "JD_GRR"
+    notion = "LDP"  # ordinary GRR on the pairs: no output reveals its input
 
     def __init__(self, epsilon: float, model: ULDPModel2D) -> None:
         super().__init__(epsilon, model)
@@ -126,14 +127,14 @@ class JointGRR(JointMechanism):
     def perturb(self, x: Any, y: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
         return np.divmod(self.oracle.perturb(self.model.flat_index(x, y), rng), self.model.ky)
 
-    def simulate_report_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
+    def simulate_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
         """GRR's own exact count-level sampler."""
         return self._shaped(self.oracle.simulate_counts(self._counts(true_counts, "true_counts"), rng))
 
     def estimate_from_frequencies(self, report_freq: Any) -> np.ndarray:
         """GRR calibration ``(c/N − q)/(p − q)`` (frequencies are the support counts of one unit of mass)."""
         freq = np.asarray(self._flat(report_freq, "report_freq"), dtype=float)
-        return self._shaped(self.oracle.estimate_from_support(freq, 1))
+        return self._shaped(self.oracle.estimate_counts(freq, 1))
 
     def variance(self, n: int, f: Any) -> np.ndarray:
         """GRR's variance ``[f p(1−p) + (1−f) q(1−q)] / (N (p−q)²)`` per cell."""

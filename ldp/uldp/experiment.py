@@ -2,7 +2,7 @@
 
 Every accuracy trial simulates the reports *at count level* — one multinomial
 per input cell of the true count table, which has exactly the distribution of
-perturbing every user (:meth:`ChannelMechanism.simulate_report_counts`) — then
+perturbing every user (:meth:`ChannelMechanism.simulate_counts`) — then
 estimates the joint distribution and scores it.  The timing trial instead runs
 the per-user protocol (perturb every user, count the reports, estimate), which
 is what the paper's Fig. 7 times.
@@ -103,7 +103,7 @@ def error_trial(setting: str, mechanism: str, epsilon: float, rng: Any = None, s
         return dict(ed=math.nan, euclid=math.nan, expected_ed=math.nan, n_users=table.n, defined=False)
     mech = make_mechanism(mechanism, epsilon, table.model)
     f = table.frequencies
-    est = mech.estimate(mech.simulate_report_counts(table.counts, gen))
+    est = mech.estimate_counts(mech.simulate_counts(table.counts, gen))
     return dict(ed=ed(f, est), euclid=euclidean(f, est), expected_ed=expected_ed(mech, f, table.n),
                 n_users=table.n, defined=True)
 
@@ -122,7 +122,7 @@ def timing_trial(setting: str, mechanism: str, epsilon: float, rng: Any = None,
     x, y = table.users()
     start = time.perf_counter()
     mech = make_mechanism(mechanism, epsilon, table.model)
-    est = mech.estimate_reports(*mech.perturb(x, y, gen))
+    est = mech.estimate(mech.perturb(x, y, gen))
     seconds = time.perf_counter() - start
     if not np.isfinite(est).all():  # pragma: no cover - a guard, never expected
         raise RuntimeError("non-finite estimate in timing_trial")

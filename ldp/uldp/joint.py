@@ -50,15 +50,15 @@ class JointMechanism(ChannelMechanism):
         out = channels.sample_channel(self.channel(), flat, rng)
         return np.divmod(out, self.model.ky)
 
-    def report_counts(self, x_report: Any, y_report: Any) -> np.ndarray:
-        """``k_x × k_y`` table of report counts."""
+    def support_counts(self, reports: Any) -> np.ndarray:
+        """``k_x × k_y`` table of report counts from the reports ``(x̃, ỹ)`` returned by :meth:`perturb`."""
+        if not isinstance(reports, tuple) or len(reports) != 2:
+            raise TypeError(f"reports must be the pair (x_report, y_report) returned by perturb, got "
+                            f"{type(reports).__name__}")
+        x_report, y_report = reports
         flat = self.model.flat_index(check_codes(x_report, self.model.kx, "x_report"),
                                      check_codes(y_report, self.model.ky, "y_report"))
         return np.bincount(flat, minlength=self.n_cells).reshape(self.shape)
-
-    def estimate_reports(self, x_report: Any, y_report: Any) -> np.ndarray:
-        """Estimate the joint distribution from the raw reports."""
-        return self.estimate(self.report_counts(x_report, y_report))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(epsilon={self.epsilon:g}, model={self.model!r})"

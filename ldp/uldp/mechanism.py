@@ -13,18 +13,19 @@ which the tests use as oracles).  Everything random takes ``rng``.
 """
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from typing import Any
 
 import numpy as np
 
-from .._checks import check_counts, check_epsilon
+from .._checks import check_counts
 from .. import channels
+from ..mechanism import Mechanism
 
 __all__ = ["ChannelMechanism"]
 
 
-class ChannelMechanism(ABC):
+class ChannelMechanism(Mechanism):
     """Base class: validated ``epsilon``, channel, exact sampler, unbiased estimator, exact error.
 
     Attributes
@@ -37,9 +38,11 @@ class ChannelMechanism(ABC):
 
     name: str = "mechanism"
     unbiased: bool = True
+    notion = "ULDP"
+    has_count_sampler = True
 
     def __init__(self, epsilon: float) -> None:
-        self.epsilon = check_epsilon(epsilon)
+        super().__init__(epsilon)
 
     # ------------------------------------------------------------------ structure
     @property
@@ -75,7 +78,13 @@ class ChannelMechanism(ABC):
         return channels.check_frequencies(self._flat(f, name), self.n_cells, name)
 
     # ------------------------------------------------------------------ simulation
-    def simulate_report_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
+    def population(self, true_counts: Any) -> tuple[np.ndarray, ...]:
+        """One user per unit of ``true_counts`` (validated), as the arguments of :meth:`perturb`."""
+        flat = self._counts(true_counts, "true_counts")
+        cells = np.repeat(np.arange(self.n_cells, dtype=np.int64), flat)
+        return np.unravel_index(cells, self.shape) if len(self.shape) > 1 else (cells,)
+
+    def simulate_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
         """Report counts given the users' true counts, drawn exactly (one multinomial per input cell)."""
         flat = self._counts(true_counts, "true_counts")
         return self._shaped(channels.simulate_channel_counts(self.channel(), flat, rng))
@@ -85,9 +94,14 @@ class ChannelMechanism(ABC):
         return self._shaped(channels.output_distribution(self.channel(), self._freq(f)))
 
     # ------------------------------------------------------------------ estimation
-    def estimate(self, report_counts: Any) -> np.ndarray:
-        """Raw frequency estimate from integer report counts (entries may be negative)."""
-        flat = self._counts(report_counts, "report_counts")
+    def estimate_counts(self, counts: Any, n: int | None = None) -> np.ndarray:
+        """Raw frequency estimate from integer report counts (entries may be negative).
+
+        ``n`` is optional: the counts sum to the number of users; if given it must agree.
+        """
+        flat = self._counts(counts, "counts")
+        if n is not None and self._n(n) != int(flat.sum()):
+            raise ValueError(f"n={n} differs from the number of reports counted, {int(flat.sum())}")
         return self.estimate_from_frequencies(self._shaped(flat / flat.sum()))
 
     def estimate_from_frequencies(self, report_freq: Any) -> np.ndarray:

@@ -10,6 +10,7 @@
 
 :func:`expected_ed` gives ``sqrt(E[ED²])`` exactly from a mechanism's per-cell
 expected squared error; ``E[ED]`` is slightly smaller (Jensen's inequality).
+Arguments come in the order of :mod:`ldp.metrics`: estimate first, truth second.
 """
 from __future__ import annotations
 
@@ -23,22 +24,22 @@ from .mechanism import ChannelMechanism
 __all__ = ["ed", "euclidean", "mse_cells", "mse_eq60", "expected_ed", "expected_euclidean"]
 
 
-def ed(f_true: Any, f_hat: Any) -> float:
+def ed(f_hat: Any, f_true: Any) -> float:
     """Eq. (59): ``sqrt(Σ_ij (f_ij − f̂_ij)² / (|X|·|Y|))`` — :func:`ldp.metrics.rmse` over the cells."""
     return _metrics.rmse(f_hat, f_true)
 
 
-def euclidean(f_true: Any, f_hat: Any) -> float:
+def euclidean(f_hat: Any, f_true: Any) -> float:
     """Un-normalised Euclidean distance ``sqrt(Σ_ij (f_ij − f̂_ij)²) = ED · sqrt(|X||Y|)``."""
     return float(np.sqrt(_metrics.mse(f_hat, f_true) * np.size(f_true)))
 
 
-def mse_cells(f_true: Any, f_hat: Any) -> float:
+def mse_cells(f_hat: Any, f_true: Any) -> float:
     """Mean squared error over cells, ``Σ (f − f̂)² / (|X||Y|)`` (= ED²; :func:`ldp.metrics.mse`)."""
     return _metrics.mse(f_hat, f_true)
 
 
-def mse_eq60(f_true: Any, f_hat: Any, n_users: int) -> float:
+def mse_eq60(f_hat: Any, f_true: Any, n_users: int) -> float:
     """Eq. (60) exactly as printed: ``(1/N) Σ (f − f̂)²`` with ``N`` the number of users."""
     from .._checks import check_int
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_epsilon, check_int
+from .._checks import check_channel, check_domain_size, check_epsilon, check_int
 from ..tables import ProductDomain
 
 __all__ = [
@@ -77,7 +77,7 @@ class SensitiveDomain:
     labels: tuple[Any, ...] | None = field(default=None, compare=False)
 
     def __init__(self, size: int, sensitive: Iterable[int] = (), labels: Sequence[Any] | None = None) -> None:
-        size = check_int(size, "size", minimum=1)
+        size = check_domain_size(size, "size", minimum=1)
         if isinstance(sensitive, (str, bytes)):
             raise TypeError(f"sensitive must be an iterable of integer codes, got the string {sensitive!r}")
         codes = []
@@ -189,8 +189,8 @@ class ULDPModel2D:
     @classmethod
     def first_sensitive(cls, kx: int, ky: int, sx: int, sy: int) -> ULDPModel2D:
         """The paper's index convention: the first ``sx`` (``sy``) codes are sensitive."""
-        kx = check_int(kx, "kx", minimum=1)
-        ky = check_int(ky, "ky", minimum=1)
+        kx = check_domain_size(kx, "kx", minimum=1)
+        ky = check_domain_size(ky, "ky", minimum=1)
         sx = check_int(sx, "sx", minimum=0, maximum=kx)
         sy = check_int(sy, "sy", minimum=0, maximum=ky)
         return cls.from_sizes(kx, ky, range(sx), range(sy))
@@ -291,13 +291,12 @@ class ULDPCheck:
 
 
 def _as_channel(P: Any, K: int | None = None) -> np.ndarray:
-    arr = np.asarray(P, dtype=float)
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+    """A square channel (rows = inputs, columns = outputs; rows sum to 1): a verdict on anything else is meaningless."""
+    arr = check_channel(P, atol=1e-9, name="P")
+    if arr.shape[0] != arr.shape[1]:
         raise ValueError(f"P must be a square channel matrix (rows = inputs, columns = outputs), got shape {arr.shape}")
     if K is not None and arr.shape[0] != K:
         raise ValueError(f"P must be {K} x {K} for this model, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError("P must be finite and non-negative")
     return arr
 
 

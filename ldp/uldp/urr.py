@@ -99,9 +99,11 @@ class URR(ChannelMechanism):
     # ------------------------------------------------------------------ client side
     def perturb(self, x: Any, rng: Any = None) -> np.ndarray:
         """Per-user reports for codes ``x`` (exact categorical draws, vectorised by input value)."""
-        return channels.sample_channel(self.channel(), x, rng)
+        from .._checks import check_codes
 
-    def report_counts(self, reports: Any) -> np.ndarray:
+        return channels.sample_channel(self.channel(), check_codes(x, self.d, "x"), rng)
+
+    def support_counts(self, reports: Any) -> np.ndarray:
         """Counts of each reported value."""
         from .._checks import check_codes
 
