@@ -6,6 +6,7 @@ for general d.  The user reports the true value with probability
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,16 @@ class GRR(FrequencyOracle):
     @property
     def q(self) -> float:
         return float(np.exp(-self.epsilon) / (1.0 + (self.d - 1) * np.exp(-self.epsilon)))
+
+    @property
+    def one_minus_p(self) -> float:
+        """``1 - p = (d-1) e^-eps / (1 + (d-1) e^-eps)``, without cancellation."""
+        return (self.d - 1) * self.q
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = (1 - e^-eps) / (1 + (d-1) e^-eps)``, accurate for small ``eps`` too."""
+        return -math.expm1(-self.epsilon) / (1.0 + (self.d - 1) * math.exp(-self.epsilon))
 
     def perturb(self, x: Any, rng: Any = None) -> np.ndarray:
         """Reports: an integer array (int32, or int64 for domains beyond 2**31) of the same length as ``x``.

@@ -263,6 +263,16 @@ class SUE(UnaryEncoding):
         _check_representable(eps, 1 - q, q)
         super().__init__(eps, d, 1 - q, q)
 
+    @property
+    def one_minus_p(self) -> float:
+        """``1 - p = q = 1/(1 + e^{eps/2})`` exactly (``p`` is stored as the rounded ``1 - q``)."""
+        return self.q
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = tanh(eps/4)``, accurate for small ``eps`` too."""
+        return math.tanh(self.epsilon / 4)
+
     def __repr__(self) -> str:
         return f"SUE(epsilon={self.epsilon:g}, d={self.d})"
 
