@@ -370,3 +370,41 @@ def test_huge_domain_uses_rejection_sampling_with_the_right_inclusion_rates():
     # every other value is included with probability q: the total is exactly n*omega - own count
     assert others.sum() == n * 4 - counts[7]
     assert abs(others.mean() / n - ss.q) <= 5 * np.sqrt(ss.q / (n * (d - 1)))
+
+
+def _old_floyd(m, omega, big, flat, gen):
+    """The previous Floyd sampler (one draw call per step), kept as the reference stream."""
+    base = np.arange(m, dtype=np.int32) * np.int32(big)
+    idx = np.empty(m, dtype=np.int32)
+    cols = np.empty((omega, m), dtype=np.int32)
+    for t in range(omega):
+        j = big - omega + t
+        cand = gen.integers(0, j + 1, size=m, dtype=np.int32)
+        np.add(cand, base, out=idx)
+        np.copyto(cand, j, where=flat[idx])
+        np.add(cand, base, out=idx)
+        flat[idx] = True
+        cols[t] = cand
+    flat[(cols + base).ravel()] = False
+    return np.ascontiguousarray(cols.T)
+
+
+@pytest.mark.parametrize("m,omega,big", [(1, 1, 1), (7, 5, 5), (500, 3, 40), (300, 34, 127), (64, 200, 1023)])
+def test_floyd_draws_in_one_call_give_the_same_subsets(m, omega, big):
+    flat = np.zeros(m * big, dtype=bool)
+    g1, g2 = np.random.default_rng(m + omega), np.random.default_rng(m + omega)
+    for _ in range(3):  # consecutive chunks keep the streams aligned
+        np.testing.assert_array_equal(subset_module._floyd(m, omega, big, flat, g1), _old_floyd(m, omega, big, flat, g2))
+        assert not flat.any()
+    assert g1.random() == g2.random()
+
+
+def test_support_counts_without_int64_copy_still_validates():
+    o = SubsetSelection(1.0, 300)
+    reports = o.perturb(np.arange(300), 1)
+    assert reports.dtype == np.int16
+    np.testing.assert_array_equal(o.support_counts(reports), np.bincount(reports.astype(np.int64).ravel(), minlength=300))
+    with pytest.raises(ValueError, match="reports contains the code -1"):
+        o.support_counts(np.full((2, o.subset_size), -1, dtype=np.int16))
+    with pytest.raises(TypeError, match="reports must be an array of integer codes"):
+        o.support_counts(np.zeros((2, o.subset_size)))

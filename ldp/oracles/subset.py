@@ -141,15 +141,17 @@ def _floyd(m: int, omega: int, big: int, flat: np.ndarray, gen: np.random.Genera
     """
     base = np.arange(m, dtype=np.int32) * np.int32(big)
     idx = np.empty(m, dtype=np.int32)
-    cols = np.empty((omega, m), dtype=np.int32)
+    # all candidates in one call: row t is uniform on {0..j} with j = big - omega + t (the same stream
+    # as one call per step: the draws come in the same order from the same bounded sampler)
+    highs = np.arange(big - omega + 1, big + 1, dtype=np.int32)[:, None]
+    cols = gen.integers(0, highs, size=(omega, m), dtype=np.int32)
     for t in range(omega):  # Floyd: one new member per step, uniform over the not-yet-chosen values
         j = big - omega + t
-        cand = gen.integers(0, j + 1, size=m, dtype=np.int32)
+        cand = cols[t]
         np.add(cand, base, out=idx)
         np.copyto(cand, j, where=flat[idx])  # already taken: take j instead (j is never taken before step t)
         np.add(cand, base, out=idx)
         flat[idx] = True
-        cols[t] = cand
     flat[(cols + base).ravel()] = False  # reset only the touched bits for the next chunk
     return np.ascontiguousarray(cols.T)
 
@@ -369,8 +371,11 @@ class SubsetSelection(FrequencyOracle):
         arr = np.asarray(reports)
         if arr.ndim != 2 or arr.shape[1] != self.subset_size:
             raise ValueError(f"reports must be an n x omega = n x {self.subset_size} array, got shape {arr.shape}")
-        flat = check_codes(arr.ravel(), self.d, "reports", allow_empty=True)
-        return np.bincount(flat, minlength=self.d)
+        flat = arr.ravel()
+        in_domain = flat.dtype.kind in "iu" and (flat.size == 0 or (int(flat.min()) >= 0 and int(flat.max()) < self.d))
+        if not in_domain:  # the full check names the problem
+            flat = check_codes(flat, self.d, "reports", allow_empty=True)
+        return np.bincount(flat, minlength=self.d)  # no int64 copy of the reports before counting
 
     # ------------------------------------------------------------------ exact tools
     def _check_subset(self, subset: Any) -> np.ndarray:
