@@ -149,3 +149,16 @@ def test_server_side_inputs_are_validated(support, n, match):
 def test_variance_refuses_frequencies_outside_the_unit_interval(f):
     with pytest.raises(ValueError, match="f must hold frequencies"):
         GRR(1.0, 5).variance(10, f)
+
+
+def test_perturb_and_count_same_as_the_previous_casting_path():
+    """Casting x before the masked copy (and the reports before bincount) changes no report or count."""
+    o = GRR(1.0, 1000)
+    x = np.random.default_rng(3).integers(0, 1000, size=50_000)
+    gen = np.random.default_rng(4)
+    old = gen.integers(0, 1000, size=x.size, dtype=np.int32)
+    np.copyto(old, x, where=gen.random(x.size) < (o.p - o.q), casting="unsafe")
+    new = o.perturb(x, np.random.default_rng(4))
+    assert new.dtype == np.int32
+    np.testing.assert_array_equal(new, old)
+    np.testing.assert_array_equal(o.support_counts(new), np.bincount(old, minlength=1000))
