@@ -62,9 +62,12 @@ class GRR(FrequencyOracle):
         gen = self._rng(rng)
         dtype = np.int32 if self.d <= np.iinfo(np.int32).max else np.int64
         reports = gen.integers(0, self.d, size=x.size, dtype=dtype)
-        keep = gen.random(x.size) < (self.p - self.q)
-        # cast x first (x < d fits the dtype): a masked copy that also casts is several times slower
-        np.copyto(reports, x.astype(dtype, copy=False), where=keep)
+        keep = gen.random(x.size) < self.p_minus_q
+        if self.p_minus_q < 0.125:  # few keep their value: copy only theirs (no pass over all n, no cast)
+            kept = np.flatnonzero(keep)
+            reports[kept] = x[kept]
+        else:  # cast x first (x < d fits the dtype): a masked copy that also casts is several times slower
+            np.copyto(reports, x.astype(dtype, copy=False), where=keep)
         return reports
 
     def support_counts(self, reports: Any) -> np.ndarray:
