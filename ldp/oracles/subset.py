@@ -345,7 +345,7 @@ class SubsetSelection(FrequencyOracle):
         gen = self._rng(rng)
         counts = np.zeros(self.d, dtype=np.int64)
         for _, block in self._chunks(x, gen):
-            counts += np.bincount(block.ravel(), minlength=self.d)
+            counts += np.bincount(block.ravel().astype(np.intp), minlength=self.d)
         return counts
 
     def simulate_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
@@ -375,7 +375,8 @@ class SubsetSelection(FrequencyOracle):
         in_domain = flat.dtype.kind in "iu" and (flat.size == 0 or (int(flat.min()) >= 0 and int(flat.max()) < self.d))
         if not in_domain:  # the full check names the problem
             flat = check_codes(flat, self.d, "reports", allow_empty=True)
-        return np.bincount(flat, minlength=self.d)  # no int64 copy of the reports before counting
+        # no validating int64 copy; an explicit intp conversion is several times faster than bincount's own
+        return np.bincount(flat.astype(np.intp, copy=False), minlength=self.d)
 
     # ------------------------------------------------------------------ exact tools
     def _check_subset(self, subset: Any) -> np.ndarray:
