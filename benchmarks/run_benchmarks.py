@@ -1,21 +1,25 @@
 #!/usr/bin/env python
 """Time ``ldp`` against the peer libraries pure-ldp 1.2.0 and multi-freq-ldpy 0.2.5.
 
-Three groups of measurements (d = 1000, eps = 1 throughout):
+Four groups of measurements (d = 1000, eps = 1 throughout):
 
-1. *Per-user* perturb + aggregate + estimate for GRR, OUE and OLH at n = 1e5 and
-   1e6 users.  ``ldp`` is timed on the whole population.  The peers run one Python
-   call per user (and OLH aggregation re-hashes every domain value for every
-   report), so they are timed on a subsample of users and **extrapolated
-   linearly** to n; the table says from how many users.
-2. *Count-level* simulation at n = 1e8 (GRR, OUE, Hadamard response, Bloom
-   RAPPOR): ``simulate_counts`` + the unbiased estimate.  The peers have no
-   count-level sampler, so only the 50 ms target applies.
-3. *IBU* (iterative Bayesian update) on a GRR channel with d = 1000:
-   ``ldp.estimate.ibu_grr`` (O(d) per iteration) and the general dense
-   ``ldp.estimate.ibu`` against multi-freq-ldpy's numba ``IBU``.  All are compared
-   per 10^4 iterations (multi-freq-ldpy's default ``nb_iter``); runs shorter than
-   that are extrapolated per iteration.
+1. *Per-user* perturb + aggregate + estimate for GRR, OUE and OLH at n = 1e5 and 1e6
+   users.  ``ldp`` is timed on the whole population.  The peers run one Python call
+   per user; they are timed on a subsample of users and extrapolated linearly to n,
+   except OUE at the largest n, where both peers are timed once at full n
+   (multi-freq-ldpy keeps every report, about 8 GB at 1e6, so its cost is not linear).
+   Beside ``ldp`` a *floor* is timed: the bare random draws the oracle needs plus one
+   count (see :func:`floor_task`), so the table shows how far ``ldp`` is from it.
+2. *Count-level* simulation at n = 1e8 (GRR, OUE, SS, Hadamard response, Bloom RAPPOR):
+   ``simulate_counts`` + the unbiased estimate.  The peers have no count-level sampler.
+3. *IBU* (iterative Bayesian update) on a GRR channel with d = 1000: ``ldp``'s structured
+   O(d) update (``ibu_grr``) and its dense O(d^2) update (``ibu``, the like-for-like
+   comparison) against multi-freq-ldpy's numba ``IBU`` (dense), per iteration.
+
+Every comparison is *interleaved*: the contenders of one row run in turn, round after
+round, so a change of machine load hits all of them; the table reports the minimum and
+the median over rounds, and ratios are taken between medians (the minimum ratio is shown
+too).  The load average at the start and end of the run is written in the header.
 
 A peer that is not installed is skipped with a message.  Results go to
 ``benchmarks/results/latest.csv`` and ``latest.md`` (git-ignored).
@@ -24,11 +28,18 @@ Usage: ``python benchmarks/run_benchmarks.py [--quick] [--out DIR]``.
 """
 from __future__ import annotations
 
+import os
+
+# One BLAS thread for every contender (ldp's dense IBU and the peer's numba IBU both call BLAS): on a small
+# shared machine extra BLAS threads only oversubscribe the cores and make the dense rows erratic.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
 import argparse
 import importlib
 import math
-import os
 import platform
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -38,24 +49,37 @@ import numpy as np
 import pandas as pd
 
 from ldp import estimate as ldp_estimate
-from ldp.oracles import GRR, OLH, OUE, BloomRAPPOR, HadamardResponse
+from ldp.oracles import GRR, OLH, OUE, BloomRAPPOR, HadamardResponse, SubsetSelection
 
 D = 1000
 EPS = 1.0
 IBU_ITERATIONS = 10_000
-TARGETS = {"GRR": 50.0, "OUE": 10.0, "OLH": 10.0, "IBU": 100.0}
+TARGETS = {"GRR": 50.0, "OUE": 20.0, "OLH": 10.0, "IBU": 100.0}
+FLOOR_TARGET = 1.2   # ldp within 1.2x of the bare cost of its random draws (GRR and OUE)
 COUNT_TARGET_S = 0.050
+#: multi-freq-ldpy keeps n float64 reports of d entries; refuse the full-n run without this much free memory
+FULL_N_MEMORY_MARGIN = 1.5
 
 
 # ---------------------------------------------------------------------------- helpers
-def timed(fn: Callable[[], Any], repeat: int = 1) -> float:
-    """Best wall-clock time of ``repeat`` calls, in seconds."""
-    best = math.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+def once(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def interleaved(contenders: dict[str, Callable[[], Any]], rounds: int) -> dict[str, list[float]]:
+    """Time every contender once per round, in an order that rotates between rounds."""
+    names = list(contenders)
+    times: dict[str, list[float]] = {k: [] for k in names}
+    for r in range(rounds):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            times[k].append(once(contenders[k]))
+    return times
+
+
+def summary(ts: list[float], scale: float = 1.0) -> tuple[float, float]:
+    return min(ts) * scale, statistics.median(ts) * scale
 
 
 def population(n: int, seed: int) -> np.ndarray:
@@ -86,6 +110,25 @@ def version(dist: str) -> str:
         return "not installed"
 
 
+def available_memory() -> float:
+    """MemAvailable in bytes (Linux), or inf when unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return math.inf
+
+
+def load_average() -> str:
+    try:
+        return "/".join(f"{v:.2f}" for v in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 # ---------------------------------------------------------------------------- ldp, per user
 def ldp_task(kind: str) -> Callable[[np.ndarray, int], np.ndarray]:
     if kind == "GRR":
@@ -104,6 +147,45 @@ def ldp_task(kind: str) -> Callable[[np.ndarray, int], np.ndarray]:
     else:
         raise ValueError(kind)
     return run
+
+
+FLOOR_TEXT = {
+    "GRR": "one uniform per user, one integer per moved user, one bincount of n codes",
+    "OUE": ("n·d Bernoulli bits as 16-bit uniforms against a threshold (q rounded to 16 bits, i.e. without "
+            "ldp's exact tie resolution), one uniform per user, one column count per chunk"),
+}
+
+
+def floor_task(kind: str) -> Callable[[np.ndarray, int], Any] | None:
+    """The bare cost of the random draws an oracle needs, plus one count; no validation, no estimate."""
+    if kind == "GRR":
+        o = GRR(EPS, D)
+        keep = o.p - o.q
+
+        def run(x: np.ndarray, seed: int) -> Any:
+            gen = np.random.default_rng(seed)
+            moved = int(np.count_nonzero(gen.random(x.size) >= keep))
+            gen.integers(0, D, size=moved, dtype=np.int32)
+            return np.bincount(x, minlength=D)
+        return run
+    if kind == "OUE":
+        o = OUE(EPS, D)
+        t = int(o.q * 65536)
+        rows = max(1, (1 << 22) // D)  # the chunk ldp uses
+
+        def run(x: np.ndarray, seed: int) -> Any:
+            gen = np.random.default_rng(seed)
+            counts = np.zeros(D, dtype=np.int64)
+            part = np.empty(D, dtype=np.uint16)
+            for start in range(0, x.size, rows):
+                m = min(rows, x.size - start)
+                bits = gen.integers(0, 65536, size=(m, D), dtype=np.uint16) < t
+                gen.random(m)
+                np.add.reduce(bits.view(np.uint8), axis=0, dtype=np.uint16, out=part)
+                counts += part
+            return counts
+        return run
+    return None
 
 
 # ---------------------------------------------------------------------------- peers, per user
@@ -140,10 +222,11 @@ def peer_task(peer: str, kind: str, mod: Any) -> Callable[[np.ndarray], Any]:
     return run
 
 
-def per_user_rows(peers: dict[str, Any], sizes: list[int], subsample: dict[str, int]) -> list[dict]:
+def per_user_rows(peers: dict[str, Any], sizes: list[int], subsample: dict[str, int], rounds: int,
+                  full_n_oue: bool) -> list[dict]:
     rows = []
     for kind in ("GRR", "OUE", "OLH"):
-        peer_rate: dict[str, float] = {}
+        runners = {}
         for label, mod in peers.items():
             run = peer_task(label, kind, mod)
             try:
@@ -151,111 +234,150 @@ def per_user_rows(peers: dict[str, Any], sizes: list[int], subsample: dict[str, 
             except Exception as exc:   # e.g. xxhash >= 4 refuses str input in LH
                 print(f"[skip] {label} {kind}: {type(exc).__name__}: {exc}")
                 continue
-            m = subsample[kind]
-            xs = population(m, 1)
-            peer_rate[label] = timed(lambda: run(xs), repeat=3) / m
-            print(f"  {label:16s} {kind}: {peer_rate[label] * 1e6:9.1f} us/user (best of 3 runs on {m} users)")
-        task = ldp_task(kind)
+            runners[label] = run
+        task, floor = ldp_task(kind), floor_task(kind)
         for n in sizes:
             x = population(n, 2)
             task(x[:1000], 0)  # warm-up
-            t_ldp = timed(lambda: task(x, 3), repeat=3)
-            row = {"group": "per-user", "task": f"{kind} perturb+aggregate+estimate", "oracle": kind,
-                   "n": n, "ldp_s": t_ldp}
+            m = min(subsample[kind], n)
+            xs = population(m, 1)
+            full = full_n_oue and kind == "OUE" and n == max(sizes)
+            contenders: dict[str, Callable[[], Any]] = {"ldp": lambda: task(x, 3)}
+            if floor is not None:
+                contenders["floor"] = lambda: floor(x, 3)
+            if not full:
+                for label, run in runners.items():
+                    contenders[label] = (lambda run=run: run(xs))
+            times = interleaved(contenders, rounds)
+            how = {}
+            for label in runners:
+                if full:
+                    need = n * D * 8 * FULL_N_MEMORY_MARGIN if label == "multi-freq-ldpy" else 0
+                    if available_memory() < need:
+                        print(f"[skip] {label} OUE at n={n:.0e}: needs about {need / 2**30:.0f} GiB free, "
+                              f"{available_memory() / 2**30:.1f} GiB available")
+                        continue
+                    xf = population(n, 1)
+                    print(f"  timing {label} OUE once at full n = {n:,} ...", flush=True)
+                    times[label] = [once(lambda: runners[label](xf))]
+                    times["ldp"].append(once(contenders["ldp"]))  # one more ldp run right after it
+                    how[label] = "once at full n"
+                else:
+                    times[label] = [t * n / m for t in times[label]]
+                    how[label] = f"{rounds} runs on {m:,} users, × n/{m:,}"
+            row = {"group": "per-user", "task": f"{kind} perturb+aggregate+estimate", "oracle": kind, "n": n}
+            row["ldp_min_s"], row["ldp_median_s"] = summary(times["ldp"])
             for label in ("pure-ldp", "multi-freq-ldpy"):
-                row[f"{label}_s"] = peer_rate[label] * n if label in peer_rate else math.nan
-            row["peer_users_timed"] = subsample[kind] if peer_rate else 0
-            best_peer = min((row[f"{p}_s"] for p in peer_rate), default=math.nan)
-            row["speedup"] = best_peer / t_ldp if peer_rate else math.nan
-            row["target"] = f">= {TARGETS[kind]:g}x"
-            row["met"] = bool(row["speedup"] >= TARGETS[kind]) if peer_rate else None
+                mn, md = summary(times[label]) if label in times and times[label] else (math.nan, math.nan)
+                row[f"{label}_min_s"], row[f"{label}_median_s"] = mn, md
+                row[f"{label}_how"] = how.get(label, "")
+            if "floor" in times:
+                row["floor_min_s"], row["floor_median_s"] = summary(times["floor"])
+                row["ldp_over_floor"] = row["ldp_median_s"] / row["floor_median_s"]
+                row["ldp_over_floor_min"] = row["ldp_min_s"] / row["floor_min_s"]
+                row["floor_how"] = FLOOR_TEXT[kind]
+            peer_med = [row[f"{p}_median_s"] for p in runners if not math.isnan(row[f"{p}_median_s"])]
+            peer_min = [row[f"{p}_min_s"] for p in runners if not math.isnan(row[f"{p}_min_s"])]
+            row["speedup"] = min(peer_med) / row["ldp_median_s"] if peer_med else math.nan
+            row["speedup_min"] = min(peer_min) / row["ldp_min_s"] if peer_min else math.nan
+            row["target"] = f">= {TARGETS[kind]:g}× peer" + (f"; <= {FLOOR_TARGET:g}× floor" if "floor" in times else "")
+            met = [bool(row["speedup"] >= TARGETS[kind])] if peer_med else []
+            if "floor" in times:
+                met.append(bool(row["ldp_over_floor"] <= FLOOR_TARGET))
+            row["met"] = all(met) if met else None
+            row["how"] = (f"ldp (and floor) interleaved with the peers, {rounds} rounds"
+                          + (f"; ldp {len(times['ldp'])} runs" if full else ""))
             rows.append(row)
-            ratio = f"{row['speedup']:.0f}x" if peer_rate else "n/a (no peer installed)"
-            print(f"  ldp {kind} n={n:.0e}: {t_ldp:.3f} s; speed-up vs faster peer {ratio}")
+            extra = f", {row['ldp_over_floor']:.2f}× its floor" if "floor" in times else ""
+            print(f"  ldp {kind} n={n:.0e}: median {row['ldp_median_s']:.3f} s; "
+                  f"{row['speedup']:.0f}× the faster peer{extra}", flush=True)
     return rows
 
 
 # ---------------------------------------------------------------------------- count level
-def count_rows(n: int) -> list[dict]:
+def count_rows(n: int, rounds: int) -> list[dict]:
     gen = np.random.default_rng(4)
     w = 1.0 / np.arange(1, D + 1) ** 1.1
     counts = gen.multinomial(n, w / w.sum())
-    oracles = {"GRR": GRR(EPS, D), "OUE": OUE(EPS, D), "HR": HadamardResponse(EPS, D),
+    oracles = {"GRR": GRR(EPS, D), "OUE": OUE(EPS, D), f"SS (omega={SubsetSelection(EPS, D).subset_size})":
+               SubsetSelection(EPS, D), "HR": HadamardResponse(EPS, D),
                "Bloom RAPPOR (m=2048, h=4)": BloomRAPPOR(EPS, d=D, m=2048, h=4)}
     rows = []
     for name, o in oracles.items():
-        def run() -> np.ndarray:
+        def run(o=o) -> np.ndarray:
             return o.estimate_counts(o.simulate_counts(counts, gen), n)
         run()  # warm-up: caches the HR slot matrix and the Bloom pseudo-inverse
-        t = timed(run, repeat=5)
+        ts = interleaved({"ldp": run}, rounds)["ldp"]
+        mn, md = summary(ts)
+        is_ss = name.startswith("SS")
         rows.append({"group": "count-level", "task": f"{name} simulate_counts+estimate", "oracle": name,
-                     "n": n, "ldp_s": t, "target": "< 0.050 s", "met": bool(t < COUNT_TARGET_S)})
-        print(f"  {name:28s} n={n:.0e}: {t * 1e3:7.1f} ms")
+                     "n": n, "ldp_min_s": mn, "ldp_median_s": md, "how": f"{rounds} runs",
+                     "target": "(new sampler; no target)" if is_ss else "< 0.050 s",
+                     "met": None if is_ss else bool(md < COUNT_TARGET_S)})
+        print(f"  {name:28s} n={n:.0e}: median {md * 1e3:7.1f} ms", flush=True)
     return rows
 
 
 # ---------------------------------------------------------------------------- IBU
-def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int) -> list[dict]:
-    """IBU on GRR counts (n = 2e5 reports of a uniform input, d = 1000).
+def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, rounds: int) -> list[dict]:
+    """IBU on GRR counts (n = 2e5 reports of a uniform input, d = 1000), per iteration, interleaved.
 
-    Three ldp rows against the same multi-freq-ldpy figure (its numba ``IBU`` run
-    for its default 10^4 iterations, which it needs here: it does not meet its own
-    1e-12 stopping rule):
-
-    * ``ibu_grr`` and the dense ``ibu`` for the same 10^4 iterations (per-iteration
-      cost, extrapolated from the iterations run);
-    * ``grr_mle``: the fixed point that IBU iterates towards, computed directly
-      (water filling).  The table notes how far the peer's 10^4-iteration output
-      still is from it.
+    multi-freq-ldpy's numba ``IBU`` multiplies by the dense d x d channel every iteration. ``ldp`` has
+    two rows: ``ibu_grr`` uses the structure of the GRR channel (O(d) per iteration), and the general
+    ``ibu`` multiplies by the dense channel like the peer (O(d^2), the like-for-like comparison).
+    Both ``ldp`` functions give the peer's iterates (checked below).  All times are scaled to the
+    peer's default 10^4 iterations.  ``grr_mle`` (the fixed point in closed form) is for reference.
     """
     o = GRR(EPS, D)
     n = 200_000
     counts = o.simulate_counts(np.random.default_rng(5).multinomial(n, np.full(D, 1 / D)), 6)
-    rows: list[dict] = []
-    t_fast = timed(lambda: ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=IBU_ITERATIONS, tol=0.0), repeat=2)
-    _, info = ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=IBU_ITERATIONS, tol=0.0, return_info=True)
     P = o.channel()
-    t_dense = timed(lambda: ldp_estimate.ibu(P, counts, max_iter=dense_iters, tol=0.0), repeat=2)
-    _, info_d = ldp_estimate.ibu(P, counts, max_iter=dense_iters, tol=0.0, return_info=True)
-    t_mle = timed(lambda: ldp_estimate.grr_mle(counts, o.p, o.q), repeat=20)
-    mle = ldp_estimate.grr_mle(counts, o.p, o.q)
-
-    per_peer, gap = math.nan, math.nan
+    fast_iters = IBU_ITERATIONS
+    contenders: dict[str, Callable[[], Any]] = {
+        "ibu_grr": lambda: ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=fast_iters, tol=0.0),
+        "ibu": lambda: ldp_estimate.ibu(P, counts, max_iter=dense_iters, tol=0.0),
+        "grr_mle": lambda: ldp_estimate.grr_mle(counts, o.p, o.q),
+    }
+    iters = {"ibu_grr": fast_iters, "ibu": dense_iters, "grr_mle": None}
+    gap = math.nan
     if "multi-freq-ldpy" in peers:
         from multi_freq_ldpy.estimators.Histogram_estimator import IBU
         A = P.T.copy()  # their A[i, j] = P(report i | value j) (symmetric for GRR)
         freq = counts / counts.sum()
         IBU(D, A, freq, 2, 0.0, "max_abs")  # numba compilation, not timed
-        per_peer = timed(lambda: IBU(D, A, freq, peer_iters, 0.0, "max_abs"), repeat=2) / peer_iters
-        print(f"  multi-freq-ldpy IBU: {per_peer * 1e3:.3f} ms/iteration (best of 2 runs of {peer_iters} iterations)")
-        # both run the same EM: check the iterates agree, then measure the gap on ldp's (cheap) iterates
+        contenders["multi-freq-ldpy"] = lambda: IBU(D, A, freq, peer_iters, 0.0, "max_abs")
+        iters["multi-freq-ldpy"] = peer_iters
         theirs = IBU(D, A, freq, peer_iters, 0.0, "max_abs")
         ours = ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=peer_iters, tol=0.0)
-        print(f"  same EM: after {peer_iters} iterations the two differ by {np.abs(theirs - ours).max():.1e} (max abs)")
+        dense = ldp_estimate.ibu(P, counts, max_iter=peer_iters, tol=0.0)
+        print(f"  same EM: after {peer_iters} iterations ibu_grr and ibu differ from the peer by "
+              f"{np.abs(theirs - ours).max():.1e} and {np.abs(theirs - dense).max():.1e} (max abs)")
         ref = ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=IBU_ITERATIONS, tol=0.0)
-        gap = float(np.abs(ref - mle).max())
+        gap = float(np.abs(ref - ldp_estimate.grr_mle(counts, o.p, o.q)).max())
     else:
         print("[skip] multi-freq-ldpy IBU: not installed")
-    peer_t = per_peer * IBU_ITERATIONS
+    times = interleaved(contenders, rounds)
+    per_iter = {k: [t / iters[k] for t in v] for k, v in times.items() if iters[k]}
+    peer = summary(per_iter["multi-freq-ldpy"], IBU_ITERATIONS) if "multi-freq-ldpy" in per_iter else (math.nan,) * 2
     entries = (
-        (f"ldp.estimate.ibu_grr, O(d)/iteration, {IBU_ITERATIONS} iterations", t_fast / info.n_iter
-         * IBU_ITERATIONS, info.n_iter),
-        (f"ldp.estimate.ibu, dense channel, {IBU_ITERATIONS} iterations", t_dense / info_d.n_iter
-         * IBU_ITERATIONS, info_d.n_iter),
-        ("ldp.estimate.grr_mle, the IBU fixed point in closed form", t_mle, 0),
+        ("ibu_grr", "structured O(d) update (ldp.estimate.ibu_grr) vs the peer's dense O(d²) one", ">= 100× peer"),
+        ("ibu", "dense O(d²) update (ldp.estimate.ibu), like for like with the peer", "(reference)"),
+        ("grr_mle", "the fixed point in closed form (ldp.estimate.grr_mle), no iterations", "(reference)"),
     )
-    for k, (name, t, iters) in enumerate(entries):
-        has_target = k == 0  # the 100x target is for the structured IBU; the others are for reference
-        rows.append({"group": "IBU", "task": f"IBU, GRR channel d={D}: {name}", "oracle": "IBU", "n": n,
-                     "ldp_s": t, "pure-ldp_s": math.nan, "multi-freq-ldpy_s": peer_t,
-                     "peer_users_timed": 0, "ldp_iterations_run": iters,
-                     "peer_iterations_run": peer_iters if not math.isnan(per_peer) else 0,
-                     "peer_gap_to_fixed_point": gap,
-                     "speedup": peer_t / t, "target": ">= 100x" if has_target else "(reference)",
-                     "met": None if math.isnan(peer_t) or not has_target else bool(peer_t / t >= 100)})
-        print(f"  {name}: {t:.4f} s")
-    if not math.isnan(gap):
-        print(f"  after {IBU_ITERATIONS} iterations IBU is still {gap:.3f} (max abs) from its fixed point")
+    rows: list[dict] = []
+    for key, name, target in entries:
+        mn, md = summary(per_iter[key], IBU_ITERATIONS) if key in per_iter else summary(times[key])
+        row = {"group": "IBU", "task": f"IBU, GRR channel d={D}: {name}", "oracle": "IBU", "n": n,
+               "ldp_min_s": mn, "ldp_median_s": md, "pure-ldp_min_s": math.nan, "pure-ldp_median_s": math.nan,
+               "multi-freq-ldpy_min_s": peer[0], "multi-freq-ldpy_median_s": peer[1],
+               "multi-freq-ldpy_how": f"{rounds} runs of {peer_iters} iterations, × {IBU_ITERATIONS}/{peer_iters}",
+               "peer_gap_to_fixed_point": gap, "speedup": peer[1] / md, "speedup_min": peer[0] / mn,
+               "target": target,
+               "how": (f"interleaved, {rounds} rounds; " + (f"{iters[key]} iterations per run, × "
+                       f"{IBU_ITERATIONS}/{iters[key]}" if iters.get(key) else "one call per run")),
+               "met": (None if math.isnan(peer[1]) or key != "ibu_grr" else bool(peer[1] / md >= 100))}
+        rows.append(row)
+        print(f"  {key}: median {md:.4f} s per 10^4 iterations; {row['speedup']:.0f}× the peer", flush=True)
     return rows
 
 
@@ -274,70 +396,81 @@ def _isnan(v: Any) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
+def _pair(r: dict, key: str) -> str:
+    mn, md = r.get(f"{key}_min_s", math.nan), r.get(f"{key}_median_s", math.nan)
+    if _isnan(md):
+        return "-"
+    return fmt_seconds(md) if mn == md else f"{fmt_seconds(md)} ({fmt_seconds(mn)})"
+
+
 def markdown(df: pd.DataFrame) -> str:
-    """The result table in markdown; peers' cells say how their time was extrapolated."""
-    lines = ["| task | n | ldp | pure-ldp | multi-freq-ldpy | speed-up vs faster peer | target | met |",
-             "|---|---|---|---|---|---|---|---|"]
+    """The result table: medians, with minima in brackets; how each cell was measured in the last column."""
+    lines = ["| task | n | ldp | floor | ldp ÷ floor | pure-ldp | multi-freq-ldpy | speed-up vs faster peer "
+             "| target | met | how measured |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in df.to_dict("records"):
-        note = ""
-        if r.get("group") == "per-user" and r.get("peer_users_timed"):
-            note = f" (≈, from {int(r['peer_users_timed']):,} users)"
-        elif r.get("group") == "IBU" and r.get("peer_iterations_run"):
-            note = f" (≈, from {int(r['peer_iterations_run'])} iterations)"
-        cells = []
-        for label in ("pure-ldp", "multi-freq-ldpy"):
-            v = r.get(f"{label}_s", math.nan)
-            cells.append("-" if _isnan(v) else fmt_seconds(v) + note)
-        sp = r.get("speedup", math.nan)
-        sp_s = "-" if _isnan(sp) else f"{sp:,.0f}×"
+        fl = r.get("ldp_over_floor", math.nan)
+        fl_s = "-" if _isnan(fl) else f"{fl:.2f}× ({r['ldp_over_floor_min']:.2f}×)"
+        sp, spm = r.get("speedup", math.nan), r.get("speedup_min", math.nan)
+        sp_s = "-" if _isnan(sp) else f"{sp:,.0f}× ({spm:,.0f}×)"
         met = {True: "yes", False: "**no**"}.get(r.get("met"), "-")
-        lines.append(f"| {r['task']} | {int(r['n']):.0e} | {fmt_seconds(r['ldp_s'])} | {cells[0]} | {cells[1]} "
-                     f"| {sp_s} | {r['target']} | {met} |")
+        how = [str(r.get("how", ""))]
+        for label in ("pure-ldp", "multi-freq-ldpy"):
+            h = r.get(f"{label}_how")
+            if isinstance(h, str) and h:
+                how.append(f"{label}: {h}")
+        if isinstance(r.get("floor_how"), str):
+            how.append(f"floor: {r['floor_how']}")
+        lines.append(f"| {r['task']} | {int(r['n']):.0e} | {_pair(r, 'ldp')} | {_pair(r, 'floor')} | {fl_s} "
+                     f"| {_pair(r, 'pure-ldp')} | {_pair(r, 'multi-freq-ldpy')} | {sp_s} | {r['target']} | {met} "
+                     f"| {'; '.join(how)} |")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="n = 1e5 only, smaller peer subsamples (about 30 s)")
+    ap.add_argument("--quick", action="store_true", help="n = 1e5 only, smaller peer subsamples, fewer rounds")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results",
                     help="directory for latest.csv and latest.md")
     args = ap.parse_args(argv)
 
+    load_start = load_average()
     print(f"python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs, "
           f"pure-ldp {version('pure-ldp')}, multi-freq-ldpy {version('multi-freq-ldpy')}, "
-          f"xxhash {version('xxhash')}")
-    print(f"d = {D}, eps = {EPS:g}.  Peers are timed on a subsample of users and extrapolated linearly to n "
-          "(one Python call per user, so their cost is linear in n).")
+          f"xxhash {version('xxhash')}; load average {load_start}")
     peers = load_peers()
     if args.quick:
-        sizes, subsample, peer_iters, dense_iters = [100_000], {"GRR": 5_000, "OUE": 1_000, "OLH": 100}, 100, 200
+        sizes, subsample, peer_iters, dense_iters, rounds = [100_000], {"GRR": 5_000, "OUE": 1_000, "OLH": 100}, \
+            100, 200, 3
     else:
         sizes, subsample = [100_000, 1_000_000], {"GRR": 50_000, "OUE": 10_000, "OLH": 2_000}
-        peer_iters, dense_iters = 500, 1_000
+        peer_iters, dense_iters, rounds = 500, 1_000, 5
 
     print("\n[1/3] per-user perturb + aggregate + estimate")
-    rows = per_user_rows(peers, sizes, subsample)
+    rows = per_user_rows(peers, sizes, subsample, rounds, full_n_oue=not args.quick)
     print("\n[2/3] count-level simulation (no peer offers one)")
-    rows += count_rows(100_000_000)
+    rows += count_rows(100_000_000, rounds)
     print("\n[3/3] IBU")
-    rows += ibu_rows(peers, peer_iters, dense_iters)
+    rows += ibu_rows(peers, peer_iters, dense_iters, rounds)
 
     df = pd.DataFrame(rows)
     args.out.mkdir(parents=True, exist_ok=True)
     df.to_csv(args.out / "latest.csv", index=False)
     table = markdown(df)
-    note = ("Peers' per-user times are extrapolated linearly from the number of users shown. IBU: "
-            "multi-freq-ldpy's time is for its default 10^4 iterations, extrapolated per iteration.")
+    load_end = load_average()
+    note = ("Cells are medians over interleaved rounds, minima in brackets; speed-ups and ldp ÷ floor are "
+            "ratios of medians (of minima in brackets); 'met' uses the medians.")
     gaps = df.get("peer_gap_to_fixed_point")
     if gaps is not None and gaps.notna().any():
         note += (f" After 10^4 iterations IBU is still {gaps.dropna().iloc[0]:.3f} (max abs) from the fixed "
                  "point that grr_mle returns.")
-    header = (f"Measured {time.strftime('%Y-%m-%d')} on {os.cpu_count()} CPUs: python {platform.python_version()}, "
+    header = (f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {os.cpu_count()} CPUs (load average 1/5/15 min: "
+              f"{load_start} at the start, {load_end} at the end): python {platform.python_version()}, "
               f"numpy {np.__version__}, pure-ldp {version('pure-ldp')}, multi-freq-ldpy "
-              f"{version('multi-freq-ldpy')}, xxhash {version('xxhash')}; d = {D}, eps = {EPS:g}"
-              f"{' (--quick)' if args.quick else ''}.")
+              f"{version('multi-freq-ldpy')}, xxhash {version('xxhash')}; OPENBLAS_NUM_THREADS="
+              f"{os.environ.get('OPENBLAS_NUM_THREADS')}; d = {D}, eps = {EPS:g}{' (--quick)' if args.quick else ''}.")
     (args.out / "latest.md").write_text(header + "\n\n" + table + "\n\n" + note + "\n")
-    print("\n" + table + "\n\n" + note)
+    print("\n" + header + "\n\n" + table + "\n\n" + note)
     print(f"\nwrote {args.out / 'latest.csv'} and {args.out / 'latest.md'}")
     return 0
 

@@ -247,16 +247,27 @@ def test_sparse_sampler_uniform_subsets(monkeypatch):
     assert chi_square_agreement(counts, np.full(10, 0.1)) > 1e-3
 
 
-def test_count_sampler_matches_per_user():
-    mech = KHR(1.0, 0.3, 1, 4, 2)
+@pytest.mark.parametrize("k,w", [(1, 0.3), (2, 0.3), (3, 0.8), (5, 1.0)])
+def test_count_sampler_matches_per_user(k, w):
+    """kHR's count law is SS's at ln θ: two-sample checks against per-user kHR perturbation (means and
+    covariances within 5 standard errors, chi-square homogeneity on two cells), every k."""
+    mech = KHR(1.0, w, k, 4, 2)
+    assert mech.has_count_sampler
     true = np.array([50, 10, 0, 5, 30, 5, 0, 0])
     x = np.repeat(np.arange(8), true)
-    rng = np.random.default_rng(6)
-    a = np.array([mech.simulate_counts(true, rng)[0] for _ in range(2000)])
-    b = np.array([mech.support_counts(mech.perturb(x, rng))[0] for _ in range(2000)])
-    assert two_sample_agreement(a, b, kind="samples") > 1e-3
-    with pytest.raises(ValueError, match="k = 1"):
-        KHR(1.0, 0.3, 2, 4, 2).simulate_counts(true)
+    rng = np.random.default_rng(6 + k)
+    a = np.array([mech.simulate_counts(true, rng) for _ in range(3000)])
+    b = np.array([mech.perturb_and_count(x, rng) for _ in range(3000)])
+    assert np.all(a.sum(axis=1) == true.sum() * k)
+    z_mean = (a.mean(0) - b.mean(0)) / np.sqrt(a.var(0, ddof=1) / 3000 + b.var(0, ddof=1) / 3000)
+    da, db = a - a.mean(0), b - b.mean(0)
+    pa, pb = da[:, :, None] * da[:, None, :], db[:, :, None] * db[:, None, :]
+    z_cov = (pa.mean(0) - pb.mean(0)) / np.sqrt(pa.var(0, ddof=1) / 3000 + pb.var(0, ddof=1) / 3000)
+    assert np.abs(z_mean).max() < 5 and np.abs(z_cov).max() < 5
+    for cell in (0, 2):
+        assert two_sample_agreement(a[:, cell], b[:, cell], kind="samples") > 1e-3
+    # the same stream as SS at ln θ (no second implementation of the law)
+    np.testing.assert_array_equal(mech.simulate_counts(true, 3), mech.as_subset_selection().simulate_counts(true, 3))
 
 
 def test_estimates_sum_to_one_exactly():

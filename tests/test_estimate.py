@@ -355,3 +355,34 @@ def test_ibu_grr_equals_dense_ibu_when_some_values_were_never_reported():
         dense = ibu(o.channel(), counts, max_iter=iters, tol=0.0)
         fast = ibu_grr(counts, o.p, o.q, max_iter=iters, tol=0.0)
         np.testing.assert_allclose(fast, dense, atol=1e-12)
+
+
+@pytest.mark.parametrize("eps,d,iters", [(1.0, 8, 1), (1.0, 8, 15), (1.0, 8, 16), (0.5, 50, 333), (3.0, 200, 1000)])
+def test_ibu_grr_iterates_equal_dense_ibu(eps, d, iters):
+    """The ψ = aπ form with checks every 16 steps gives the dense iterates (to rounding) after any count."""
+    rng = np.random.default_rng(d + iters)
+    o = GRR(eps, d)
+    counts = o.simulate_counts(rng.multinomial(20_000, rng.dirichlet(np.ones(d))), rng)
+    counts[-1] = 0  # an unreported value
+    a, ia = ibu(o.channel(), counts, max_iter=iters, tol=0.0, return_info=True)
+    b, ib = ibu_grr(counts, o.p, o.q, max_iter=iters, tol=0.0, return_info=True)
+    np.testing.assert_allclose(b, a, rtol=1e-9, atol=1e-14)
+    assert ib.n_iter == ia.n_iter == iters and not ib.converged
+    assert b.sum() == pytest.approx(1.0, abs=1e-14)
+
+
+def test_ibu_grr_stops_on_a_check_and_reaches_the_fixed_point():
+    o = GRR(2.0, 30)
+    rng = np.random.default_rng(3)
+    counts = o.simulate_counts(rng.multinomial(50_000, rng.dirichlet(np.full(30, 20.0))), rng)
+    b, ib = ibu_grr(counts, o.p, o.q, tol=1e-11, return_info=True)
+    a, ia = ibu(o.channel(), counts, tol=1e-11, return_info=True)
+    assert ia.converged and ib.converged
+    assert ib.n_iter % 16 == 0 and ia.n_iter <= ib.n_iter < ia.n_iter + 16
+    # the step after the stop changes the estimate by at most about tol
+    assert np.abs(ibu_grr(counts, o.p, o.q, max_iter=1, tol=0.0, init=b) - b).sum() <= 1e-11
+    np.testing.assert_allclose(b, a, atol=1e-9)
+    np.testing.assert_allclose(b, grr_mle(counts, o.p, o.q), atol=1e-8)
+    # identity channel (q = 0): the masked divide keeps unreported values at 0
+    pi = ibu_grr([3, 0, 1], 1.0, 0.0)
+    np.testing.assert_allclose(pi, [0.75, 0.0, 0.25])

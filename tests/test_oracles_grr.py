@@ -92,3 +92,18 @@ def test_reports_outside_the_domain_are_refused():
         GRR(1.0, 5).support_counts(np.array([0, 5]))
     with pytest.raises(ValueError, match="reports contains the code -1"):
         GRR(1.0, 5).support_counts(np.array([0, -1]))
+
+
+@pytest.mark.parametrize("eps,d", [(1.0, 1000), (5.0, 2), (0.5, 3)])
+def test_perturb_and_count_same_as_the_previous_casting_path(eps, d):
+    """Copying only the kept users' values (or casting x before the masked copy, when many keep them) and
+    casting the reports before bincount change no report or count: same stream as the previous path."""
+    o = GRR(eps, d)
+    x = np.random.default_rng(3).integers(0, d, size=50_000)
+    gen = np.random.default_rng(4)
+    old = gen.integers(0, d, size=x.size, dtype=np.int32)
+    np.copyto(old, x, where=gen.random(x.size) < (o.p - o.q), casting="unsafe")
+    new = o.perturb(x, np.random.default_rng(4))
+    assert new.dtype == np.int32
+    np.testing.assert_array_equal(new, old)
+    np.testing.assert_array_equal(o.support_counts(new), np.bincount(old, minlength=d))

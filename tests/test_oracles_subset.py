@@ -1,7 +1,9 @@
 """Tests for subset selection (``ldp.oracles.subset``).
 
-SS has no exact count-level sampler, so the unbiasedness and variance tests use
-per-user perturbation (``perturb_and_count``) on small populations; the
+The unbiasedness and variance tests use per-user perturbation
+(``perturb_and_count``) on small populations; the count-level law
+(``simulate_counts``) is tested against exact moments and against per-user
+perturbation in distribution; the
 tolerances are the same theory-derived ones as for GRR (5 standard errors;
 5 * sqrt(2/(R-1)) on the variance ratio).
 """
@@ -16,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from stat_checks import assert_mean_and_variance
 
-from ldp.audit import channel_epsilon, check_channel, chi_square_agreement
+from ldp.audit import channel_epsilon, check_channel, chi_square_agreement, two_sample_agreement
 from ldp.oracles import GRR, SubsetSelection, subset_size
+from ldp.oracles import subset as subset_module
 
 SETTINGS = settings(max_examples=25, deadline=None)
 
@@ -143,11 +146,158 @@ def test_perturb_and_count_equals_perturb_then_count():
     assert np.array_equal(o.perturb_and_count(x, 18), o.support_counts(o.perturb(x, 18)))
 
 
-def test_no_count_sampler():
-    o = SubsetSelection(1.0, 5)
-    assert o.has_count_sampler is False
-    with pytest.raises(ValueError, match="no exact count-level sampler"):
-        o.simulate_counts([1, 2, 3, 4, 5])
+# ------------------------------------------------------------------ count-level law
+def _exact_moments(o, counts):
+    """Exact mean vector and covariance matrix of the support counts (users are independent).
+
+    For one user holding ``x``: ``P(v in report) = p`` if ``v = x`` else ``q``; for ``u != v``,
+    ``P(u, v both in report)`` is ``p (w-1)/(d-1)`` when ``x`` is ``u`` or ``v``, and
+    ``[p (w-1)(w-2) + (1-p) w (w-1)] / ((d-1)(d-2))`` otherwise (``w`` = subset size).
+    """
+    d, w, p, q = o.d, o.subset_size, o.p, o.q
+    n = counts.sum()
+    mean = counts * p + (n - counts) * q
+    both_other = (p * (w - 1) * (w - 2) + (1 - p) * w * (w - 1)) / ((d - 1) * (d - 2)) if d > 2 else 0.0
+    cov = np.zeros((d, d))
+    for x in range(d):
+        if counts[x] == 0:
+            continue
+        inc = np.full(d, q)
+        inc[x] = p
+        joint = np.full((d, d), both_other)
+        joint[x, :] = joint[:, x] = p * (w - 1) / (d - 1)
+        c = joint - np.outer(inc, inc)
+        np.fill_diagonal(c, inc * (1 - inc))
+        cov += counts[x] * c
+    return mean, cov
+
+
+def _moment_errors(sample, mean, cov):
+    """z-scores of the sample mean, variances and covariances against exact values.
+
+    Standard errors from the sample itself (CLT): ``sd/sqrt(R)`` for means, and
+    ``sd((X_u - m_u)(X_v - m_v))/sqrt(R)`` for the second moments about the exact mean.
+    """
+    R = sample.shape[0]
+    dev = sample - mean
+    z_mean = dev.mean(axis=0) / np.sqrt(np.diag(cov) / R)
+    prod = dev[:, :, None] * dev[:, None, :]
+    se = prod.std(axis=0, ddof=1) / math.sqrt(R)
+    z_cov = (prod.mean(axis=0) - cov) / se
+    return np.abs(z_mean).max(), np.abs(z_cov).max()
+
+
+def _two_sample_errors(a, b):
+    """z-scores of the differences in means and in (co)variances between two independent samples."""
+    def second(x):
+        dev = x - x.mean(axis=0)
+        return dev[:, :, None] * dev[:, None, :]
+    ra, rb = a.shape[0], b.shape[0]
+    z_mean = (a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(a.var(axis=0, ddof=1) / ra + b.var(axis=0, ddof=1) / rb)
+    pa, pb = second(a), second(b)
+    se = np.sqrt(pa.var(axis=0, ddof=1) / ra + pb.var(axis=0, ddof=1) / rb)
+    z_cov = (pa.mean(axis=0) - pb.mean(axis=0)) / se
+    return np.abs(z_mean).max(), np.abs(z_cov).max()
+
+
+CASES = [(1.0, 6, 2), (0.5, 10, 4), (2.0, 8, 3), (1.0, 5, 4), (0.3, 12, 5), (3.0, 7, 1)]
+
+
+def _population(d):
+    return np.array([60, 0, 25, 9] + [4] * (d - 4), dtype=np.int64)
+
+
+def test_mixture_form_of_the_channel():
+    """With probability a = (1-p) d/(d-w) a uniform w-subset of all d values, else x plus a uniform
+    (w-1)-subset of the others: the mixture's channel equals the SS channel entry by entry."""
+    for eps, d, w in [(1.0, 6, 2), (0.4, 7, 3), (2.5, 5, 4), (1.0, 4, 1)]:
+        o = SubsetSelection(eps, d, w)
+        subsets = o.output_subsets()
+        a = o._parts.mix
+        assert a == pytest.approx(o.one_minus_p * d / (d - w), rel=1e-14) and 0 <= a <= 1
+        mixture = np.empty((d, subsets.shape[0]))
+        for x in range(d):
+            inside = (subsets == x).any(axis=1)
+            mixture[x] = a / math.comb(d, w) + np.where(inside, (1 - a) / math.comb(d - 1, w - 1), 0.0)
+        np.testing.assert_allclose(mixture, o.channel(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("eps,d,w", CASES)
+def test_count_law_has_the_exact_moments(eps, d, w):
+    """10,000 count-level draws: every mean, variance and covariance within 5 standard errors of the
+    exact moments of per-user perturbation; each draw sums to n w exactly."""
+    o = SubsetSelection(eps, d, w)
+    assert o.has_count_sampler
+    counts = _population(d)
+    gen = np.random.default_rng(40 + d)
+    sample = np.stack([o.simulate_counts(counts, gen) for _ in range(10_000)])
+    assert np.all(sample.sum(axis=1) == counts.sum() * w)
+    z_mean, z_cov = _moment_errors(sample, *_exact_moments(o, counts))
+    assert z_mean < 5 and z_cov < 5, (z_mean, z_cov)
+
+
+@pytest.mark.parametrize("eps,d,w", CASES)
+def test_count_law_equals_per_user_perturbation_in_distribution(eps, d, w):
+    """Two-sample checks against per-user perturbation: means, variances and covariances within 5
+    standard errors of each other, and a chi-square homogeneity test on the count of value 0."""
+    o = SubsetSelection(eps, d, w)
+    counts = _population(d)
+    x = np.repeat(np.arange(d), counts)
+    gen = np.random.default_rng(70 + d)
+    R = 3000
+    fast = np.stack([o.simulate_counts(counts, gen) for _ in range(R)])
+    slow = np.stack([o.perturb_and_count(x, gen) for _ in range(R)])
+    z_mean, z_cov = _two_sample_errors(fast, slow)
+    assert z_mean < 5 and z_cov < 5, (z_mean, z_cov)
+    assert two_sample_agreement(fast[:, 0], slow[:, 0], kind="samples") > 1e-3
+    assert two_sample_agreement(fast[:, 1], slow[:, 1], kind="samples") > 1e-3
+
+
+def test_the_moment_checks_can_fail():
+    """Power check: independent binomial counts with the right means and variances (no covariance)
+    and a count law with a wrong mixture weight are both rejected by the same checks."""
+    o = SubsetSelection(1.0, 6, 2)
+    counts = _population(6)
+    mean, cov = _exact_moments(o, counts)
+    gen = np.random.default_rng(5)
+    n = counts.sum()
+    indep = np.stack([gen.binomial(counts, o.p) + gen.binomial(n - counts, o.q) for _ in range(10_000)])
+    assert _moment_errors(indep, mean, cov)[1] > 5
+    wrong = SubsetSelection(1.0, 6, 2)
+    wrong._parts = wrong._parts._replace(mix=wrong._parts.mix * 0.9)
+    sample = np.stack([wrong.simulate_counts(counts, gen) for _ in range(10_000)])
+    assert _moment_errors(sample, mean, cov)[0] > 5
+
+
+def test_count_law_splits_huge_populations(monkeypatch):
+    """Populations above numpy's hypergeometric limit are simulated in independent parts; with a tiny
+    limit forced the parts still add up to the exact law (moments within 5 standard errors)."""
+    parts = list(subset_module._split_population(np.array([5, 0, 7, 3]), 4))
+    assert all(p.sum() <= 4 for p in parts)
+    np.testing.assert_array_equal(np.sum(parts, axis=0), [5, 0, 7, 3])
+    monkeypatch.setattr(subset_module, "_MVHG_LIMIT", 40)
+    o = SubsetSelection(1.0, 6, 2)
+    counts = _population(6)
+    gen = np.random.default_rng(8)
+    sample = np.stack([o.simulate_counts(counts, gen) for _ in range(10_000)])
+    z_mean, z_cov = _moment_errors(sample, *_exact_moments(o, counts))
+    assert z_mean < 5 and z_cov < 5, (z_mean, z_cov)
+
+
+def test_count_law_at_scale_and_size_one_is_grr():
+    """Large n and d: sums are exact and every count within 5 sd of its mean; omega = 1 uses GRR's law."""
+    o = SubsetSelection(1.0, 1024)
+    counts = np.random.default_rng(1).multinomial(10**7, np.full(1024, 1 / 1024))
+    c = o.simulate_counts(counts, 2)
+    assert c.sum() == 10**7 * o.subset_size
+    n = counts.sum()
+    mean = counts * o.p + (n - counts) * o.q
+    sd = np.sqrt(counts * o.p * o.one_minus_p + (n - counts) * o.q * (1 - o.q))
+    assert np.all(np.abs(c - mean) < 5 * sd)
+    g1 = SubsetSelection(2.0, 9, 1).simulate_counts(_population(9), 3)
+    np.testing.assert_array_equal(g1, GRR(2.0, 9).simulate_counts(_population(9), 3))
+    with pytest.raises(ValueError, match="true_counts must have length"):
+        o.simulate_counts([1, 2, 3])
 
 
 # ------------------------------------------------------------------ validation
@@ -195,3 +345,41 @@ def test_huge_domain_uses_rejection_sampling_with_the_right_inclusion_rates():
     # every other value is included with probability q: the total is exactly n*omega - own count
     assert others.sum() == n * 4 - counts[7]
     assert abs(others.mean() / n - ss.q) <= 5 * np.sqrt(ss.q / (n * (d - 1)))
+
+
+def _old_floyd(m, omega, big, flat, gen):
+    """The previous Floyd sampler (one draw call per step), kept as the reference stream."""
+    base = np.arange(m, dtype=np.int32) * np.int32(big)
+    idx = np.empty(m, dtype=np.int32)
+    cols = np.empty((omega, m), dtype=np.int32)
+    for t in range(omega):
+        j = big - omega + t
+        cand = gen.integers(0, j + 1, size=m, dtype=np.int32)
+        np.add(cand, base, out=idx)
+        np.copyto(cand, j, where=flat[idx])
+        np.add(cand, base, out=idx)
+        flat[idx] = True
+        cols[t] = cand
+    flat[(cols + base).ravel()] = False
+    return np.ascontiguousarray(cols.T)
+
+
+@pytest.mark.parametrize("m,omega,big", [(1, 1, 1), (7, 5, 5), (500, 3, 40), (300, 34, 127), (64, 200, 1023)])
+def test_floyd_draws_in_one_call_give_the_same_subsets(m, omega, big):
+    flat = np.zeros(m * big, dtype=bool)
+    g1, g2 = np.random.default_rng(m + omega), np.random.default_rng(m + omega)
+    for _ in range(3):  # consecutive chunks keep the streams aligned
+        np.testing.assert_array_equal(subset_module._floyd(m, omega, big, flat, g1), _old_floyd(m, omega, big, flat, g2))
+        assert not flat.any()
+    assert g1.random() == g2.random()
+
+
+def test_support_counts_without_int64_copy_still_validates():
+    o = SubsetSelection(1.0, 300)
+    reports = o.perturb(np.arange(300), 1)
+    assert reports.dtype == np.int16
+    np.testing.assert_array_equal(o.support_counts(reports), np.bincount(reports.astype(np.int64).ravel(), minlength=300))
+    with pytest.raises(ValueError, match="reports contains the code -1"):
+        o.support_counts(np.full((2, o.subset_size), -1, dtype=np.int16))
+    with pytest.raises(TypeError, match="reports must be an array of integer codes"):
+        o.support_counts(np.zeros((2, o.subset_size)))

@@ -156,3 +156,44 @@ def test_bernoulli_bits_mean_is_prob_including_the_tie_path(prob):
     ones = int(bernoulli_bits((n,), prob, gen).sum())
     se = np.sqrt(n * prob * (1 - prob))
     assert abs(ones - n * prob) <= 5 * se
+
+
+def _old_bernoulli_bits(shape, prob, gen):
+    """The previous implementation (full ``flatnonzero`` over the tie mask), kept as the reference."""
+    scaled = prob * 65536.0
+    t = int(np.floor(scaled))
+    u = gen.integers(0, 65536, size=shape, dtype=np.uint16)
+    out = u < t
+    ties = np.flatnonzero(u == t)
+    if ties.size:
+        out.flat[ties] = gen.random(ties.size) < (scaled - t)
+    return out
+
+
+def test_flat_ties_equals_flatnonzero():
+    from ldp.oracles.unary import _TIE_BLOCK, _flat_ties
+    gen = np.random.default_rng(13)
+    for size in (0, 1, _TIE_BLOCK - 1, _TIE_BLOCK, 3 * _TIE_BLOCK + 17, 1_000_003):
+        u = gen.integers(0, 65536, size=size, dtype=np.uint16)
+        if size:
+            u[[0, size - 1]] = 777  # ties at both ends
+            u[gen.integers(0, size, size=min(size, 50))] = 777
+        np.testing.assert_array_equal(_flat_ties(u, 777), np.flatnonzero(u == 777))
+        np.testing.assert_array_equal(_flat_ties(u.reshape(-1, 1), 5), np.flatnonzero(u == 5))
+
+
+@pytest.mark.parametrize("d", [2, 3, 1000, 5003])
+def test_perturb_and_count_same_counts_as_the_old_int64_path(d):
+    """Narrow per-chunk accumulators and the two-level tie search change no count: the same seed gives
+    exactly the counts of the previous path (int64 column sums, full flatnonzero of the ties)."""
+    o = OUE(1.0, d)
+    x = np.random.default_rng(14).integers(0, d, size=30_000)
+    gen = np.random.default_rng(15)
+    rows = max(1, (1 << 22) // d)
+    old = np.zeros(d, dtype=np.int64)
+    for start in range(0, x.size, rows):
+        m = min(rows, x.size - start)
+        block = _old_bernoulli_bits((m, d), o.q, gen)
+        block[np.arange(m), x[start:start + m]] = gen.random(m) < o.p
+        old += np.add.reduce(block.view(np.uint8), axis=0, dtype=np.int64)
+    np.testing.assert_array_equal(o.perturb_and_count(x, np.random.default_rng(15)), old)

@@ -88,6 +88,14 @@ class BasicSolution(FrequencyOracle):
     def q(self) -> float:
         return self._ue.q
 
+    @property
+    def one_minus_p(self) -> float:
+        return self._ue.one_minus_p
+
+    @property
+    def p_minus_q(self) -> float:
+        return self._ue.p_minus_q
+
     def encode(self, attr: Any, label: Any) -> np.ndarray:
         return self.domain.encode(label, attr)
 

@@ -16,21 +16,21 @@ Key identity used throughout this package: a report containing ``x`` is
 ``θ = p(m-k)/(k(1-p)) = (e^ε + ω - 1)/ω`` times as likely as one that does not,
 so kHR *is* subset selection (SS) run at the ordinary LDP budget
 ``ε_LDP = ln θ`` (:func:`khr_ldp_epsilon`).  :class:`KHR` therefore delegates
-sampling and the channel to :class:`ldp.oracles.SubsetSelection` (and, for
-``k = 1``, the exact count-level sampler to :class:`ldp.oracles.GRR`), keeping
+sampling, the exact count-level sampler and the channel to
+:class:`ldp.oracles.SubsetSelection` (which hands ``k = 1`` to :class:`ldp.oracles.GRR`), keeping
 Eq. (6)'s ``p`` and the CLLDP budget ``ε`` as its own parameters.  With
 ``ω = 1`` it is SS at ``ε``; with ``ω = 1`` and ``k = 1`` it is GRR.
 """
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._checks import (MAX_EPSILON, as_generator, check_codes, check_epsilon, check_int, check_mechanism_epsilon,
                        check_probability)
-from ..oracles import GRR, FrequencyOracle, SubsetSelection
+from ..oracles import FrequencyOracle, SubsetSelection
 from .encoding import label_attribute_domain
 
 __all__ = [
@@ -91,6 +91,36 @@ def khr_p(epsilon: float, omega: float, k: int, m: int) -> float:
     return k * (em1 + w) / (k * em1 + m * w)
 
 
+class _KHRParts(NamedTuple):
+    p: float
+    q: float
+    one_minus_p: float
+    one_minus_q: float
+    p_minus_q: float
+
+
+def _khr_parts(epsilon: float, omega: float, k: int, m: int) -> _KHRParts:
+    """Eq. (6)'s ``p`` with ``q``, ``1 - p``, ``1 - q`` and ``p - q`` from closed forms (no cancellation).
+
+    With ``E = e^ε - 1`` and ``D = k E + m ω``::
+
+        p = k (E + ω)/D              1 - p = ω (m - k)/D
+        q = k ((k-1) E + (m-1) ω)/((m-1) D)
+        1 - q = (m - k)(k E + (m-1) ω)/((m-1) D)
+        p - q = k (m - k) E/((m-1) D)
+
+    Subtracting ``1 - p`` or ``k - p`` in floating point loses about ``1e-16/(1 - p)`` of relative
+    accuracy, which matters at large ε and small ω (e.g. ε = 8, ω = 0.02).
+    """
+    em1 = math.expm1(epsilon)
+    den = k * em1 + m * omega
+    return _KHRParts(p=k * (em1 + omega) / den,
+                     q=k * ((k - 1) * em1 + (m - 1) * omega) / ((m - 1) * den),
+                     one_minus_p=omega * (m - k) / den,
+                     one_minus_q=(m - k) * (k * em1 + (m - 1) * omega) / ((m - 1) * den),
+                     p_minus_q=k * (m - k) * em1 / ((m - 1) * den))
+
+
 def khr_q(p: float, k: int, m: int) -> float:
     """``q = (k - p)/(m - 1)``: probability that a given *other* index is reported (Sec. 4.2)."""
     m = check_int(m, "m", minimum=2)
@@ -117,16 +147,18 @@ def khr_variance(epsilon: float, omega: float, k: int, m: int, n: int, f: Any = 
     """Eq. (7): ``Var[f̂_x] = q(1-q)/(n(p-q)^2) + f_x(1-p-q)/(n(p-q))``; approximate form if ``f`` is None.
 
     The exact form is exact (not a bound): each user's bit ``x`` is an independent
-    Bernoulli(p) or Bernoulli(q) variable.
+    Bernoulli(p) or Bernoulli(q) variable.  It is evaluated as the equal expression
+    ``[f p(1-p) + (1-f) q(1-q)]/(n(p-q)^2)``, a sum of non-negative terms, with ``1 - p``,
+    ``q``, ``1 - q`` and ``p - q`` from their closed forms (:func:`_khr_parts`), so it keeps
+    full relative precision when ``p`` is near 1.
     """
     n = check_int(n, "n", minimum=1)
-    p = khr_p(epsilon, omega, k, m)
-    q = (k - p) / (m - 1)
-    base = approx_n_variance(p, q) / n
+    khr_p(epsilon, omega, k, m)  # validates the arguments
+    t = _khr_parts(float(epsilon), float(omega), int(k), int(m))
     if f is None:
-        return base
+        return t.q * t.one_minus_q / t.p_minus_q ** 2 / n
     f_arr = np.asarray(f, dtype=float)
-    out = base + f_arr * (1 - p - q) / (n * (p - q))
+    out = (f_arr * t.p * t.one_minus_p + (1 - f_arr) * t.q * t.one_minus_q) / (n * t.p_minus_q ** 2)
     return float(out) if out.ndim == 0 else out
 
 
@@ -137,9 +169,10 @@ def expected_sq_l2(epsilon: float, omega: float, k: int, m: int, n: int) -> floa
     does not depend on the true distribution because the f-terms add up to one.
     """
     n = check_int(n, "n", minimum=1)
-    p = khr_p(epsilon, omega, k, m)
-    q = (k - p) / (m - 1)
-    return (m * approx_n_variance(p, q) + (1 - p - q) / (p - q)) / n
+    khr_p(epsilon, omega, k, m)  # validates the arguments
+    t = _khr_parts(float(epsilon), float(omega), int(k), int(m))
+    # the same sum written with non-negative terms: [p(1-p) + (m-1) q(1-q)]/(p-q)^2
+    return (t.p * t.one_minus_p + (m - 1) * t.q * t.one_minus_q) / t.p_minus_q ** 2 / n
 
 
 class KHR(FrequencyOracle):
@@ -177,6 +210,7 @@ class KHR(FrequencyOracle):
 
     name = "kHR"
     notion = "CLLDP"
+    has_count_sampler = True
 
     def __init__(self, epsilon: float, omega: float, k: int, m_attr: int, m_label: int) -> None:
         domain = label_attribute_domain(m_attr, m_label)
@@ -185,13 +219,12 @@ class KHR(FrequencyOracle):
         (self.m_label, self.m_attr), self.m = domain.sizes, domain.size
         self.omega = check_omega(omega)
         self.k = _check_k(k, self.m)
-        self._p = khr_p(self.epsilon, self.omega, self.k, self.m)
-        self._q = (self.k - self._p) / (self.m - 1)
+        self._parts = _khr_parts(self.epsilon, self.omega, self.k, self.m)
+        self._p, self._q = self._parts.p, self._parts.q
         self.ldp_epsilon = khr_ldp_epsilon(self.epsilon, self.omega)
         self.theta = math.exp(self.ldp_epsilon)
         if not self._p < 1.0 or not self._p > self._q:
             raise ValueError(f"epsilon={self.epsilon!r} with omega={self.omega!r} is too extreme: p rounds to 1")
-        self.has_count_sampler = self.k == 1
 
     # ------------------------------------------------------------------ parameters
     @property
@@ -206,6 +239,16 @@ class KHR(FrequencyOracle):
     def exact_epsilon(self) -> float:
         """The channel's ordinary LDP level on the pair, ``ln θ`` (>= the CLLDP budget ``epsilon``)."""
         return self.ldp_epsilon
+
+    @property
+    def one_minus_p(self) -> float:
+        """``1 - p = ω(m - k)/(k(e^ε - 1) + mω)``, without cancellation."""
+        return self._parts.one_minus_p
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = k(m - k)(e^ε - 1)/((m - 1)(k(e^ε - 1) + mω))``."""
+        return self._parts.p_minus_q
 
     def as_subset_selection(self) -> SubsetSelection:
         """The identical LDP mechanism: SS with budget ``ln θ`` and subset size ``k`` on ``m`` values."""
@@ -264,15 +307,12 @@ class KHR(FrequencyOracle):
         return self.as_subset_selection().output_subsets()
 
     def simulate_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
-        """Exact count-level sampler, available for ``k = 1`` only (kHR(k=1) is GRR at budget ``ln θ``).
+        """Support counts drawn exactly from their law, in ``O(m k)`` time whatever ``n``.
 
-        For ``k >= 2`` the ``k`` supports of one report are dependent and no simple exact
-        law of the count vector exists; use :meth:`perturb_and_count`.
+        kHR is SS at budget ``ln θ``, so this is :meth:`ldp.oracles.SubsetSelection.simulate_counts`
+        (the mixture law of the channel; for ``k = 1`` the GRR sampler at ``ln θ``).
         """
-        if self.k != 1:
-            raise ValueError(f"kHR has no exact count-level sampler for k = {self.k} (only for k = 1); use "
-                             "sample_support() or perturb_and_count()")
-        return GRR(self.ldp_epsilon, self.m).simulate_counts(true_counts, rng)
+        return self.as_subset_selection().simulate_counts(true_counts, rng)
 
     def __repr__(self) -> str:
         return (f"KHR(epsilon={self.epsilon:g}, omega={self.omega:g}, k={self.k}, m_attr={self.m_attr}, "

@@ -58,6 +58,17 @@ class FrequencyOracle(Mechanism):
     def q(self) -> float:
         """P(a report supports a given other value)."""
 
+    @property
+    def one_minus_p(self) -> float:
+        """``1 - p``.  Oracles whose ``p`` can approach 1 override this with a closed form, because the
+        subtraction loses about ``1e-16/(1 - p)`` of relative accuracy."""
+        return 1.0 - self.p
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q``, the denominator of the estimator (closed forms in subclasses where ``p`` nears ``q``)."""
+        return self.p - self.q
+
     # ------------------------------------------------------------------ client side
     @abstractmethod
     def perturb(self, x: Any, rng: Any = None) -> Any:
@@ -85,14 +96,14 @@ class FrequencyOracle(Mechanism):
             raise TypeError("n (the number of users) is required: support counts do not determine it")
         n = check_int(n, "n", minimum=1)
         support = self._check_support(counts, n=n, name="counts")
-        return (support / n - self.q) / (self.p - self.q)
+        return (support / n - self.q) / self.p_minus_q
 
     def variance(self, n: int, f: Any = 0.0) -> np.ndarray | float:
         """Exact variance of the estimate of a value with true frequency ``f`` among ``n`` users."""
         n = check_int(n, "n", minimum=1)
         f = self._check_frequency(f)
         p, q = self.p, self.q
-        out = (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * (p - q) ** 2)
+        out = (f * p * self.one_minus_p + (1 - f) * q * (1 - q)) / (n * self.p_minus_q ** 2)
         return float(out) if out.ndim == 0 else out
 
     # ------------------------------------------------------------------ exact tools

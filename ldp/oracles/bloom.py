@@ -282,6 +282,11 @@ class BloomRAPPOR(FrequencyOracle):
         return self.f / 2
 
     @property
+    def one_minus_p(self) -> float:
+        """``1 - p = f/2`` exactly."""
+        return self.f / 2
+
+    @property
     def exact_epsilon(self) -> float:
         """``max_{x,x'} Ham(B_x, B_x') ln((2-f)/f)``: the tight budget of these filters."""
         B = self._B.astype(np.int64)

@@ -62,6 +62,14 @@ class Exponential(GRR):
         return self._grr.q
 
     @property
+    def one_minus_p(self) -> float:
+        return self._grr.one_minus_p
+
+    @property
+    def p_minus_q(self) -> float:
+        return self._grr.p_minus_q
+
+    @property
     def exact_epsilon(self) -> float:
         """The channel's exact max log-ratio: ``eps / 2``."""
         return self._grr.epsilon

@@ -110,6 +110,16 @@ class HadamardResponse(FrequencyOracle):
         return 0.5
 
     @property
+    def one_minus_p(self) -> float:
+        """``1 - p = 1/(e^eps + 1)``, without cancellation."""
+        return 1.0 / (1.0 + math.exp(self.epsilon)) if self.epsilon < 700 else 0.0
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = tanh(eps/2)/2``, accurate for small ``eps`` too."""
+        return 0.5 * math.tanh(self.epsilon / 2)
+
+    @property
     def lam(self) -> float:
         """``(e^eps - 1)/(e^eps + 1)``: the weight of the informative part of the channel."""
         return math.tanh(self.epsilon / 2)

@@ -236,6 +236,16 @@ class LocalHashing(FrequencyOracle):
         return t / (1.0 + (self.g - 1) * t)
 
     @property
+    def one_minus_p(self) -> float:
+        """``1 - p = (g-1) e^-eps / (1 + (g-1) e^-eps)``, without cancellation."""
+        return (self.g - 1) * self.q_hash
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = (1 - c)(p - q_g)`` with ``p - q_g = (1 - e^-eps)/(1 + (g-1) e^-eps)``."""
+        return (1.0 - self._c) * -math.expm1(-self.epsilon) / (1.0 + (self.g - 1) * math.exp(-self.epsilon))
+
+    @property
     def collision_probability(self) -> float:
         """Exact ``P(H(u) = H(v))`` for ``u != v`` over this family (``<= 1/g``)."""
         return self._c

@@ -14,12 +14,50 @@ The report supports each of its ``omega`` values.  A value ``u != v`` lands in t
 set with probability ``q = [p (omega-1) + (1-p) omega] / (d-1) = (omega - p)/(d-1)``
 (Wang et al. 2016), and the pure-protocol estimator and variance of
 :class:`~ldp.oracles.base.FrequencyOracle` apply.  ``omega = 1`` is GRR.
+
+Closed forms used for accuracy (with ``t = e^-eps`` and ``D = omega + (d - omega) t``)::
+
+    p     = omega / D                         1 - p = (d - omega) t / D
+    q     = omega (omega - 1 + (d - omega) t) / ((d - 1) D)
+    p - q = omega (d - omega) (1 - t) / ((d - 1) D)
+
+none of which subtracts nearly equal numbers (``1 - p`` and ``omega - p`` computed by
+subtraction lose about ``1e-16/(1 - p)`` relative accuracy when ``p`` is near 1).
+
+The count-level law
+-------------------
+The channel is a two-component mixture.  Let ``a = (1 - p) d / (d - omega) = d t / D``.
+
+* with probability ``a`` the report is a uniform ``omega``-subset of all ``d`` values;
+* otherwise it is ``{v}`` plus a uniform ``(omega - 1)``-subset of the other ``d - 1``.
+
+Check against the channel: a set without ``v`` gets ``a / C(d, omega)`` from the first
+component and 0 from the second; since ``C(d, omega) = C(d-1, omega) d/(d - omega)`` this
+is ``(1 - p)/C(d-1, omega)``.  A set with ``v`` gets
+``a / C(d, omega) + (1 - a)/C(d-1, omega-1)``; with ``C(d, omega) = C(d-1, omega-1) d/omega``
+this is ``[a omega/d + 1 - a] / C(d-1, omega-1) = [1 - (1-p)] / C(d-1, omega-1) = p / C(d-1, omega-1)``.
+And ``0 <= a <= 1`` because ``p >= omega/d`` for every ``eps >= 0``.
+
+:meth:`SubsetSelection.simulate_counts` draws the support counts of a whole population
+from this mixture without visiting users (:func:`_mixture_counts`): the number of
+holders of ``v`` in the first component is ``Bin(n_v, a)``; the uniform subsets of
+all users are then drawn *together*, item by item, by selection sampling (Knuth's
+Algorithm S): a user who still needs ``r`` of the ``R`` items not yet visited takes the
+next one with probability ``r / R``, independently of everyone else, so the number of
+users with need ``r`` who take it is binomial, and only the histogram of needs is kept.
+Second-component users skip their own value (counted once, for certain); while it lies
+ahead their ``R`` excludes it.  When the sweep reaches ``v``, which of the users still
+ahead hold ``v`` is a multivariate hypergeometric draw from the histogram of needs:
+their needs so far followed the same law whatever their value, so, given that
+histogram, the holders of ``v`` are a uniformly random subset of the users ahead.
+Every step is exact, so the counts have exactly the law of per-user perturbation
+(tested against it); the cost is ``O(d omega)`` whatever ``n``.
 """
 from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 
@@ -36,19 +74,28 @@ _SPARSE_DOMAIN = 1 << 16  # above this domain size (with omega**2 < d) subsets a
 SUBSET_SIZE_RULES = ("optimal", "floor", "ceil", "rint")
 
 
-def _ss_pq(epsilon: float, d: int, omega: int) -> tuple[float, float]:
-    if epsilon > 700:
-        p = 1.0
-    else:
-        e = math.exp(epsilon)
-        p = omega * e / (omega * e + d - omega)
-    return p, (omega - p) / (d - 1)
+class _SSParts(NamedTuple):
+    p: float
+    q: float
+    one_minus_p: float
+    p_minus_q: float
+    mix: float  # a = (1 - p) d / (d - omega): weight of the "uniform over all d values" component
+
+
+def _ss_parts(epsilon: float, d: int, omega: int) -> _SSParts:
+    """``p``, ``q``, ``1 - p``, ``p - q`` and the mixture weight from their closed forms (module docstring)."""
+    t = math.exp(-epsilon)  # 0.0 beyond eps ~ 745: then p = 1 and the oracle refuses the budget
+    big = (d - omega) * t
+    den = omega + big
+    p = omega / den
+    q = omega * (omega - 1 + big) / ((d - 1) * den)
+    return _SSParts(p, q, big / den, omega * (d - omega) * -math.expm1(-epsilon) / ((d - 1) * den), d * t / den)
 
 
 def _zero_frequency_variance(epsilon: float, d: int, omega: int) -> float:
     """``n Var`` of the estimate of a value of frequency 0: ``q(1-q)/(p-q)^2``."""
-    p, q = _ss_pq(epsilon, d, omega)
-    return q * (1 - q) / (p - q) ** 2
+    parts = _ss_parts(epsilon, d, omega)
+    return parts.q * (1 - parts.q) / parts.p_minus_q ** 2
 
 
 def subset_size(epsilon: float, d: int, rule: str = "optimal") -> int:
@@ -94,15 +141,17 @@ def _floyd(m: int, omega: int, big: int, flat: np.ndarray, gen: np.random.Genera
     """
     base = np.arange(m, dtype=np.int32) * np.int32(big)
     idx = np.empty(m, dtype=np.int32)
-    cols = np.empty((omega, m), dtype=np.int32)
+    # all candidates in one call: row t is uniform on {0..j} with j = big - omega + t (the same stream
+    # as one call per step: the draws come in the same order from the same bounded sampler)
+    highs = np.arange(big - omega + 1, big + 1, dtype=np.int32)[:, None]
+    cols = gen.integers(0, highs, size=(omega, m), dtype=np.int32)
     for t in range(omega):  # Floyd: one new member per step, uniform over the not-yet-chosen values
         j = big - omega + t
-        cand = gen.integers(0, j + 1, size=m, dtype=np.int32)
+        cand = cols[t]
         np.add(cand, base, out=idx)
         np.copyto(cand, j, where=flat[idx])  # already taken: take j instead (j is never taken before step t)
         np.add(cand, base, out=idx)
         flat[idx] = True
-        cols[t] = cand
     flat[(cols + base).ravel()] = False  # reset only the touched bits for the next chunk
     return np.ascontiguousarray(cols.T)
 
@@ -122,6 +171,73 @@ def _distinct_by_rejection(m: int, omega: int, big: int, gen: np.random.Generato
         if todo.size:
             out[todo] = gen.integers(0, big, size=(todo.size, omega))
     return out
+
+
+#: numpy's multivariate hypergeometric sampler ("marginals") needs fewer than 10**9 items in the urn
+_MVHG_LIMIT = 10**9 - 1
+
+
+def _split_population(counts: np.ndarray, limit: int) -> Iterator[np.ndarray]:
+    """Split true counts into parts of at most ``limit`` users (users are independent: the parts' counts add)."""
+    total = int(counts.sum())
+    if total <= limit:
+        yield counts
+        return
+    rest = counts.copy()
+    while rest.sum() > 0:
+        cum = np.cumsum(rest)
+        part = np.minimum(rest, np.maximum(limit - (cum - rest), 0))
+        rest = rest - part
+        yield part
+
+
+def _mixture_counts(counts: np.ndarray, omega: int, mix: float, gen: np.random.Generator) -> np.ndarray:
+    """Exact support counts of SS reports for true counts ``counts`` (module docstring, "The count-level law").
+
+    State: ``need[r]`` for ``r < omega`` counts second-component users whose own value is still
+    ahead and who need ``r`` more of the other values; ``need[omega + r]`` for ``r <= omega`` counts
+    users with no pending own value (first-component users, and second-component users past their
+    value) who need ``r`` more.  At item ``j`` with ``R = d - j`` items left, a user of the first
+    kind takes ``j`` with probability ``r / (R - 1)``, one of the second kind with ``r / R``.
+    """
+    d = counts.size
+    uniform = gen.binomial(counts, mix)         # first component: uniform omega-subsets of all d values
+    own = counts - uniform                      # second component: own value + (omega-1) others
+    support = own.copy()
+    need = np.zeros(2 * omega + 1, dtype=np.int64)
+    need[omega - 1] = own.sum()
+    need[2 * omega] = uniform.sum()
+    r = np.concatenate([np.arange(omega), np.arange(omega + 1)]).astype(float)
+    # Only the windows [lo, hi) of the two histograms that can hold users are drawn: the needs
+    # spread over O(sqrt(omega)) values, so a step costs far less than O(omega) in practice.
+    win = [[omega - 1, omega], [2 * omega, 2 * omega + 1]]   # ahead users, free users
+    for j in range(d):
+        left = d - j
+        (lo_a, hi_a), (lo_f, hi_f) = win
+        mine = None
+        if own[j]:
+            mine = gen.multivariate_hypergeometric(need[lo_a:hi_a], int(own[j]))
+            need[lo_a:hi_a] -= mine
+        for k, (lo, hi), items in ((0, win[0], left - 1), (1, win[1], left)):
+            if items == 0 or hi <= lo:  # nobody is ahead at the last item
+                continue
+            took = gen.binomial(need[lo:hi], np.minimum(r[lo:hi] / items, 1.0))  # needs > items have count 0
+            support[j] += took.sum()
+            need[lo:hi] -= took
+            base = omega * k
+            if lo > base:                       # need r -> r - 1
+                need[lo - 1:hi - 1] += took
+                win[k][0] = lo - 1
+            else:                               # r = 0 never takes
+                need[lo:hi - 1] += took[1:]
+        if mine is not None:                    # holders of j: no pending own value from now on
+            need[omega + lo_a:omega + hi_a] += mine
+            win[1] = [min(win[1][0], omega + lo_a), max(win[1][1], omega + hi_a)]
+        for k in (0, 1):                        # trim empty ends
+            lo, hi = win[k]
+            nz = np.flatnonzero(need[lo:hi])
+            win[k] = [lo + int(nz[0]), lo + int(nz[-1]) + 1] if nz.size else [lo, lo]
+    return support
 
 
 class SubsetSelection(FrequencyOracle):
@@ -145,14 +261,12 @@ class SubsetSelection(FrequencyOracle):
     vectorised over users with Floyd's algorithm (``omega`` steps, each O(n)) and a per-chunk
     membership bitmap, so the cost is O(n omega) plus an O(n d)-byte memset per chunk.
 
-    There is **no exact count-level sampler** (``has_count_sampler = False``): the support
-    indicators of one report are dependent (a report supports exactly ``omega`` values), and
-    the sum over users of random ``omega``-subsets has no simple closed-form law to draw from.
-    Use :meth:`perturb_and_count` for large populations.
+    :meth:`simulate_counts` draws the support counts exactly from the mixture form of the
+    channel (module docstring) in ``O(d omega)`` time whatever ``n``.
     """
 
     name = "SS"
-    has_count_sampler = False
+    has_count_sampler = True
 
     def __init__(self, epsilon: float, d: int, subset_size: int | str | None = None) -> None:
         super().__init__(epsilon, d)
@@ -161,8 +275,9 @@ class SubsetSelection(FrequencyOracle):
         else:
             omega = check_int(subset_size, "subset_size", minimum=1, maximum=self.d - 1)
         self.subset_size = omega
-        self._p, self._q = _ss_pq(self.epsilon, self.d, omega)
-        if not (self._p > self._q and self._q > 0.0 and self._p < 1.0):
+        self._parts = _ss_parts(self.epsilon, self.d, omega)
+        self._p, self._q = self._parts.p, self._parts.q
+        if not (self._p > self._q and self._q > 0.0 and self._parts.one_minus_p > 0.0):
             raise ValueError(f"epsilon={self.epsilon!r} is too large: p rounds to 1 (or q to 0) in double precision, "
                              f"so the channel would not be eps-LDP; use a smaller epsilon")
         self._dtype = np.int16 if self.d <= np.iinfo(np.int16).max else (
@@ -175,6 +290,16 @@ class SubsetSelection(FrequencyOracle):
     @property
     def q(self) -> float:
         return self._q
+
+    @property
+    def one_minus_p(self) -> float:
+        """``1 - p = (d - omega) e^-eps / (omega + (d - omega) e^-eps)``, without cancellation."""
+        return self._parts.one_minus_p
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = omega (d - omega)(1 - e^-eps) / ((d - 1)(omega + (d - omega) e^-eps))``."""
+        return self._parts.p_minus_q
 
     @property
     def exact_epsilon(self) -> float:
@@ -220,8 +345,25 @@ class SubsetSelection(FrequencyOracle):
         gen = self._rng(rng)
         counts = np.zeros(self.d, dtype=np.int64)
         for _, block in self._chunks(x, gen):
-            counts += np.bincount(block.ravel(), minlength=self.d)
+            counts += np.bincount(block.ravel().astype(np.intp), minlength=self.d)
         return counts
+
+    def simulate_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
+        """Support counts drawn exactly from their law given the true counts, in ``O(d omega)`` time.
+
+        Uses the mixture form of the channel and an item-by-item selection sampler over all users
+        at once (module docstring, :func:`_mixture_counts`).  ``omega = 1`` is GRR, whose
+        sampler (:meth:`ldp.oracles.GRR.simulate_counts`) is used.
+        """
+        counts = self._true_counts(true_counts)
+        gen = self._rng(rng)
+        if self.subset_size == 1:
+            from .grr import GRR  # SS with omega = 1 is GRR: same channel, same count law
+            return GRR(self.epsilon, self.d).simulate_counts(counts, gen)
+        out = np.zeros(self.d, dtype=np.int64)
+        for part in _split_population(counts, _MVHG_LIMIT):
+            out += _mixture_counts(part, self.subset_size, self._parts.mix, gen)
+        return out
 
     # ------------------------------------------------------------------ server side
     def support_counts(self, reports: Any) -> np.ndarray:
@@ -229,8 +371,12 @@ class SubsetSelection(FrequencyOracle):
         arr = np.asarray(reports)
         if arr.ndim != 2 or arr.shape[1] != self.subset_size:
             raise ValueError(f"reports must be an n x omega = n x {self.subset_size} array, got shape {arr.shape}")
-        flat = check_codes(arr.ravel(), self.d, "reports", allow_empty=True)
-        return np.bincount(flat, minlength=self.d)
+        flat = arr.ravel()
+        in_domain = flat.dtype.kind in "iu" and (flat.size == 0 or (int(flat.min()) >= 0 and int(flat.max()) < self.d))
+        if not in_domain:  # the full check names the problem
+            flat = check_codes(flat, self.d, "reports", allow_empty=True)
+        # no validating int64 copy; an explicit intp conversion is several times faster than bincount's own
+        return np.bincount(flat.astype(np.intp, copy=False), minlength=self.d)
 
     # ------------------------------------------------------------------ exact tools
     def _check_subset(self, subset: Any) -> np.ndarray:

@@ -64,10 +64,29 @@ def bernoulli_bits(shape: tuple[int, ...], prob: float, gen: np.random.Generator
     if t >= 65536:
         return np.ones(shape, dtype=bool)
     out = u < t
-    ties = np.flatnonzero(u == t)
+    ties = _flat_ties(u, t)
     if ties.size:
         out.flat[ties] = gen.random(ties.size) < (scaled - t)
     return out
+
+
+#: block length of the two-level search for ties in :func:`_flat_ties`
+_TIE_BLOCK = 4096
+
+
+def _flat_ties(u: np.ndarray, t: int) -> np.ndarray:
+    """Sorted flat indices of the entries of ``u`` equal to ``t`` (the same as ``np.flatnonzero(u == t)``).
+
+    Ties are rare (probability ``2**-16`` each), so the blocks of ``_TIE_BLOCK`` entries that hold one
+    are found first and only those are searched; this halves the cost of a full ``flatnonzero``.
+    """
+    eq = np.equal(u, t).reshape(-1)
+    nb = eq.size // _TIE_BLOCK
+    head = eq[: nb * _TIE_BLOCK].reshape(nb, _TIE_BLOCK)
+    blocks = np.flatnonzero(head.any(axis=1))
+    rows, cols = np.nonzero(head[blocks])
+    tail = np.flatnonzero(eq[nb * _TIE_BLOCK:]) + nb * _TIE_BLOCK
+    return np.concatenate([blocks[rows] * _TIE_BLOCK + cols, tail])
 
 
 class UnaryEncoding(FrequencyOracle):
@@ -160,8 +179,14 @@ class UnaryEncoding(FrequencyOracle):
         x = self._codes(x)
         gen = self._rng(rng)
         counts = np.zeros(self.d, dtype=np.int64)
+        # a chunk has at most _CHUNK_BITS // d rows, so its column sums fit a narrow accumulator
+        # (uint16 up to 65,535 rows): summing bytes into int64 costs about four times as much
+        rows = max(1, _CHUNK_BITS // self.d)
+        acc = np.uint16 if rows <= np.iinfo(np.uint16).max else np.uint32
+        part = np.empty(self.d, dtype=acc)
         for _, block in self._chunks(x, gen):
-            counts += np.add.reduce(block.view(np.uint8), axis=0, dtype=np.int64)
+            np.add.reduce(block.view(np.uint8), axis=0, dtype=acc, out=part)
+            counts += part
         return counts
 
     # ------------------------------------------------------------------ server side
@@ -262,6 +287,16 @@ class SUE(UnaryEncoding):
         q = 1.0 / (1.0 + math.exp(eps / 2)) if eps < 1400 else 0.0
         _check_representable(eps, 1 - q, q)
         super().__init__(eps, d, 1 - q, q)
+
+    @property
+    def one_minus_p(self) -> float:
+        """``1 - p = q = 1/(1 + e^{eps/2})`` exactly (``p`` is stored as the rounded ``1 - q``)."""
+        return self.q
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = tanh(eps/4)``, accurate for small ``eps`` too."""
+        return math.tanh(self.epsilon / 4)
 
     def __repr__(self) -> str:
         return f"SUE(epsilon={self.epsilon:g}, d={self.d})"
