@@ -7,7 +7,7 @@ import matplotlib
 import numpy as np
 import pytest
 
-from ldp.experiments import sweep
+from ldp.sweep import sweep
 from ldp.lopub import METHODS, CodedTable
 from ldp.lopub.datasets import tpce_standin
 from ldp.lopub.evaluation import one_hot

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldp.experiments import sweep
+from ldp.sweep import sweep
 from ldp.multiclass import runs
 from ldp.multiclass.datasets import diabetes_standin, diabetes_standin_frame, prepare_diabetes, syn_classes_table
 

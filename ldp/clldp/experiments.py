@@ -1,7 +1,7 @@
 """Trial functions behind the CLLDP experiments chapter (Xue et al., Sec. 7).
 
 Each function has the signature ``func(**params, rng) -> list of dicts`` expected
-by :func:`ldp.experiments.sweep`, so every figure is one sweep with reproducible
+by :func:`ldp.sweep.sweep`, so every figure is one sweep with reproducible
 per-trial random streams.
 
 * :func:`joint_error_trial` -- Fig. 3: L2 error of the joint estimate on a

@@ -18,7 +18,7 @@ Modules, in the order of the paper:
 * :mod:`~ldp.lopub.schema`     coded categorical tables
 * :mod:`~ldp.lopub.datasets`   Adult, Retail and the TPC-E stand-in
 * :mod:`~ldp.lopub.examples`   the paper's worked examples and printed tables
-* :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.experiments.sweep``)
+* :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.sweep.sweep``)
 * :mod:`~ldp.lopub.figures`    one curve per estimator in the house style
 """
 from .dependency import (dependency_graph, edge_count, empirical_joint, empirical_mi_matrix, entropy,

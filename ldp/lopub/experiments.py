@@ -1,4 +1,4 @@
-"""Trial functions for the LoPub experiments (Sec. 6 of Ren et al.), written for ``ldp.experiments.sweep``.
+"""Trial functions for the LoPub experiments (Sec. 6 of Ren et al.), written for ``ldp.sweep.sweep``.
 
 Each function takes the parameters of one grid point plus ``rng`` and returns a
 list of result rows.  The randomness is split in two on purpose:

@@ -1,4 +1,4 @@
-"""Trial functions for the paper-002 experiments, shaped for :func:`ldp.experiments.sweep`.
+"""Trial functions for the paper-002 experiments, shaped for :func:`ldp.sweep.sweep`.
 
 Each function runs one trial of one experiment with an explicit ``rng`` and returns
 plain dicts, so the experiments notebook only declares grids and plots.

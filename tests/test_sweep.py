@@ -1,11 +1,11 @@
-"""Tests for ldp.experiments: identical sweeps on serial, joblib and Dask; seeding; tidy output; validation."""
+"""Tests for ldp.sweep: identical sweeps on serial, joblib and Dask; seeding; tidy output; validation."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from ldp.experiments import summarise, sweep, trial_rng
+from ldp.sweep import summarise, sweep, trial_rng
 from ldp.oracles import GRR
 
 GRID = {"epsilon": [0.5, 2.0], "d": [4, 8]}
