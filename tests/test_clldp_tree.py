@@ -209,3 +209,27 @@ def test_outputs_identical_to_the_per_user_implementation(name):
     res = clldp_tree(X, y, sizes, m, eps, dep, mech, k, fns, 7, **kw)
     assert res.rounds > 1 and max(res.groups_per_round) > 1     # the case exercises several rounds and groups
     assert _digest(res) == RECORDED[name]
+
+
+def test_true_leakage_matches_the_per_user_loop():
+    from ldp.clldp.accounting import pl_true_beliefs
+    from ldp.clldp.encoding import combination_codes
+    from ldp.clldp.experiments import tree_true_leakage
+    from ldp.clldp.omega import conditional_from_joint, omega_curve
+    from ldp.clldp.tree import CLLDPDecisionTree
+    g = np.random.default_rng(8)
+    X = g.integers(0, 5, size=(4000, 4))
+    y = ((X[:, 0] + X[:, 1] + g.integers(0, 3, 4000)) % 3).astype(np.int64)
+    clf = CLLDPDecisionTree(2.0, "khr", k="eq8", omega_update="previous_estimate", random_state=1).fit(X, y)
+    Xr, yr = X[clf.reporter_rows_], y[clf.reporter_rows_]
+    w_true = np.zeros(clf.budgets_.shape)
+    for r, sets in enumerate(clf.combinations_):
+        for i, s in enumerate(sets):
+            if clf.budgets_[r, i] > 0:
+                attrs = tuple(sorted(s))
+                sv = combination_codes([Xr[:, a] for a in attrs], [5] * len(attrs))
+                joint = np.bincount(yr * 5 ** len(attrs) + sv, minlength=3 * 5 ** len(attrs)).reshape(3, -1)
+                w_true[r, i] = omega_curve(conditional_from_joint(joint.astype(float)), np.array([clf.k_[i]]))[0]
+    expected = np.log(pl_true_beliefs(clf.budgets_, clf.omegas_, w_true))
+    assert len(clf.combinations_) > 1
+    assert np.array_equal(tree_true_leakage(clf, Xr, yr), expected)

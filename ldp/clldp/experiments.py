@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon, check_int
+from .._checks import as_generator, check_codes, check_epsilon, check_int
 from .accounting import pl_true_beliefs
 from .attack import clldp_attack, labeldp_attack
 from .belief import belief_functions, true_conditionals
@@ -36,12 +36,12 @@ from .leakage import khr_leakage
 from .basic import BasicSolution
 from .belief import estimate_conditionals
 from .datasets import CodedTable, load_public, make_synthetic, synthetic_conditional
-from .encoding import combination_codes
 from .kchoice import k_floor, select_k
 from .khr import KHR
 from .naive_bayes import CLLDPNaiveBayes
 from .omega import conditional_from_joint, omega, omega_curve
 from .tree import CLLDPDecisionTree
+from .tree.protocol import attrs_of_mask
 
 __all__ = ["JOINT_METHODS", "CLASSIFIER_METHODS", "FIG3_PUBLIC_ATTRIBUTE", "joint_error_trial",
            "public_joint_error_trial", "k_sweep_trial", "theory_error",
@@ -253,23 +253,28 @@ def tree_true_leakage(clf: CLLDPDecisionTree, X: np.ndarray, y: np.ndarray) -> n
     Def. 5 on the exact conditional table of those users (an evaluation-only, non-private
     computation); :func:`ldp.clldp.accounting.pl_true_beliefs` does the rest.
     """
-    sizes = clf.n_categories_
+    sizes = tuple(int(m) for m in clf.n_categories_)
     m_l = clf.classes_.size
-    cache: dict = {}
-    rounds, n = clf.budgets_.shape
-    w_true = np.zeros((rounds, n))
-    for r, sets in enumerate(clf.combinations_):
-        for i, s in enumerate(sets):
-            if clf.budgets_[r, i] <= 0:
-                continue
-            key = (s, int(clf.k_[i]))
-            if key not in cache:
-                attrs = tuple(sorted(s))
-                sv = combination_codes([X[:, a] for a in attrs], [sizes[a] for a in attrs])
+    cols = [check_codes(X[:, a], m, f"X[:, {a}]") for a, m in enumerate(sizes)]
+    y = np.asarray(y, dtype=np.int64)
+    w_true = np.zeros(clf.budgets_.shape)
+    k = clf.k_.astype(np.int64)
+    if k.size and k.min() < 1:
+        raise ValueError(f"the tree's heads k_ must be >= 1 (a kHR tree), got {int(k.min())}")
+    best: dict = {}                       # combination -> ω(K) for K = 1..m_s (Def. 5 on the exact table)
+    for r, masks in enumerate(clf.combination_masks_):
+        live = np.flatnonzero(clf.budgets_[r] > 0)
+        uniq, inverse = np.unique(masks[live], return_inverse=True)
+        for g, mask in enumerate(uniq.tolist()):
+            if mask not in best:
+                attrs = attrs_of_mask(mask)
                 m_s = int(np.prod([sizes[a] for a in attrs]))
+                sv = np.ravel_multi_index(tuple(cols[a] for a in attrs), tuple(sizes[a] for a in attrs))
                 joint = np.bincount(y * m_s + sv, minlength=m_l * m_s).reshape(m_l, m_s).astype(float)
-                cache[key] = float(omega_curve(conditional_from_joint(joint), np.array([key[1]]))[0])
-            w_true[r, i] = cache[key]
+                best[mask] = omega_curve(conditional_from_joint(joint), np.arange(1, m_s + 1))
+            members = live[inverse.ravel() == g]
+            curve = best[mask]
+            w_true[r, members] = curve[np.minimum(k[members], curve.size) - 1]
     return np.log(pl_true_beliefs(clf.budgets_, clf.omegas_, w_true))
 
 

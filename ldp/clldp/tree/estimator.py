@@ -50,6 +50,8 @@ class CLLDPDecisionTree(CLLDPClassifierBase):
         Heads used by every reporting user.
     combinations_ : list of lists of frozenset
         Per round, every reporting user's attribute combination after that round.
+    combination_masks_ : ndarray of int64 (rounds, n_reporters)
+        The same combinations as bitmasks (bit ``a`` set when attribute ``a`` is in it).
     """
 
     def __init__(self, epsilon: float = 1.0, mechanism: str = "khr", k: Any = "eq8", omega: Any = "sample",
@@ -98,6 +100,7 @@ class CLLDPDecisionTree(CLLDPClassifierBase):
             self.k_ = res.k
             self.groups_per_round_ = res.groups_per_round
             self.combinations_ = res.sets
+            self.combination_masks_ = res.masks
         elif self.mechanism == "labeldp":
             oracle = SubsetSelection(self.epsilon, m_l, "ceil")
             reports = np.asarray(oracle.perturb(yr, gen), dtype=np.int64)

@@ -203,6 +203,7 @@ class CLLDPTreeResult:
     rounds: int
     groups_per_round: list = field(default_factory=list)
     sets: list = field(default_factory=list)  # per round, every user's combination after that round
+    masks: np.ndarray | None = None           # the same as bitmasks, shape (rounds, n)
 
 
 @dataclass
@@ -299,7 +300,7 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
     seq_tuples = {int(c): (int(c),) for c in range(t)}
     n_g, _ = rep.round(1, np.arange(n), masks, w_attr[first])
     groups_per_round = [n_g]
-    history = [mask_frozensets(masks)]
+    history = [masks]
     root = TreeNode(1)
     fallback = np.full(m_label, 1.0 / m_label)
     stats, totals = node_stats(pool, root, t)
@@ -332,11 +333,12 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
             masks[movers[took]] = new_masks[took]
         else:
             groups_per_round.append(0)
-        history.append(mask_frozensets(masks))
+        history.append(masks)
         frontier = grow_frontier(pool, frontier, t, dep, fallback)
     for nd in frontier:  # only reachable when rounds stop early
         nd.make_leaf(None, fallback)
-    return CLLDPTreeResult(root, ledger, rep.k_user, rounds, groups_per_round, history)
+    return CLLDPTreeResult(root, ledger, rep.k_user, rounds, groups_per_round,
+                           [mask_frozensets(m) for m in history], np.stack(history))
 
 
 def _extend_sequences(seq: np.ndarray, tuples: dict[int, tuple], choice: np.ndarray,
