@@ -29,7 +29,7 @@ from .encoding import (LoPubEncoder, amplified_epsilon, communication_cost, opti
 from .evaluation import (average_classification_rate, binary_attributes, classification_rate,
                          random_guess_rate, train_test_split_rows)
 from .hybrid import HybridResult, lasso_em_joint
-from .joint import EM, LASSO, LASSO_EM, METHODS, JointEstimate, estimate_joint
+from .joint import EM, LASSO, LASSO_EM, METHODS, JointEstimate, estimate_joint, estimate_joints
 from .junction import JunctionTree, covers_edges, has_running_intersection, junction_tree, triangulate
 from .lasso import (LassoResult, bit_counts, candidate_matrix, candidate_rank, debias_counts,
                     identifiability_bound, kron_lasso_pair, lasso_from_counts, lasso_joint)
@@ -48,7 +48,8 @@ __all__ = [
     "candidate_matrix", "candidate_rank", "classification_rate", "communication_cost", "covers_edges",
     "debias_counts", "dependency_graph", "edge_count", "em_joint", "em_joint_per_report", "empirical_joint",
     "empirical_mi_matrix",
-    "entropy", "entropy_prune", "estimate_joint", "half_up", "has_running_intersection", "identifiability_bound",
+    "entropy", "entropy_prune", "estimate_joint", "estimate_joints", "half_up", "has_running_intersection",
+    "identifiability_bound",
     "identification_rates", "junction_tree", "kept_attributes", "kron_lasso_pair", "lasso_em_joint", "lasso_from_counts",
     "lasso_joint", "log_likelihood_table", "lopub_release", "loss_ratio", "mi_threshold", "mismatch_counts",
     "mutual_information", "n_keep", "optimal_filter_length", "optimal_hash_count", "pairwise_joints",
