@@ -117,6 +117,18 @@ def _run_task(func: Callable[..., Any], params: dict[str, Any], point: int, tria
     return point, trial, rows
 
 
+def _run_chunk(func: Callable[..., Any], chunk: list[tuple[dict[str, Any], int, int]],
+               seed: int) -> list[tuple[int, int, list[dict[str, Any]]]]:
+    """Several tasks in one worker call, so ``func`` (and what it closes over) is pickled once per chunk."""
+    return [_run_task(func, params, point, trial, seed) for params, point, trial in chunk]
+
+
+def _chunks(tasks: list[tuple[int, int]], workers: int) -> list[list[tuple[int, int]]]:
+    """About four chunks per worker, tasks dealt round-robin so that slow grid points spread over chunks."""
+    n_chunks = max(1, min(len(tasks), 4 * max(1, workers)))
+    return [tasks[j::n_chunks] for j in range(n_chunks)]
+
+
 def _check_grid(grid: Any) -> tuple[list[str], list[list[Any]]]:
     if not isinstance(grid, Mapping):
         raise TypeError(f"grid must be a dict of parameter name -> list of values, got {type(grid).__name__}")
@@ -142,6 +154,13 @@ def _progress(iterable: Any, total: int, desc: str, enabled: bool) -> Any:
     from .progress import progress
 
     return progress(iterable, total=total, desc=desc, leave=False)
+
+
+def _bar(total: int, desc: str, enabled: bool) -> Any:
+    """A progress bar updated by hand (disabled when ``enabled`` is False)."""
+    from .progress import progress
+
+    return progress(total=total, desc=desc, leave=False, disable=not enabled)
 
 
 def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
@@ -253,18 +272,22 @@ def sweep(
         for pi, t in _progress(tasks, total, label, progress):
             results.append(_run_task(func, points[pi], pi, t, seed))
     elif backend == "joblib":
-        from joblib import Parallel, delayed
+        from joblib import Parallel, delayed, effective_n_jobs
 
-        gen = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")(
-            delayed(_run_task)(func, points[pi], pi, t, seed) for pi, t in tasks)
-        for res in _progress(gen, total, label, progress):
-            results.append(res)
+        chunks = _chunks(tasks, effective_n_jobs(n_jobs))
+        gen = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
+            delayed(_run_chunk)(func, [(points[pi], pi, t) for pi, t in chunk], seed) for chunk in chunks)
+        with _bar(total, label, progress) as bar:
+            for part in gen:
+                results.extend(part)
+                bar.update(len(part))
     else:
         from distributed import as_completed
 
         dclient, owned = _dask_client(client, scheduler_address)
         try:
-            futures = [dclient.submit(_run_task, func, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
+            shipped = dclient.scatter(func, broadcast=True, hash=False)   # the function travels once per worker
+            futures = [dclient.submit(_run_task, shipped, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
             try:
                 for fut in _progress(as_completed(futures), total, label, progress):
                     results.append(fut.result())

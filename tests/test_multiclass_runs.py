@@ -38,3 +38,15 @@ def test_diabetes_standin_frame_roundtrip():
     lab2, feats2 = prepare_diabetes(diabetes_standin_frame())
     assert np.array_equal(labels, lab2)
     assert all(np.array_equal(np.unique(feats[k], return_inverse=True)[1], feats2[k]) for k in feats)
+
+
+def test_topk_data_pickles_without_its_user_arrays_and_rebuilds_them_exactly():
+    import pickle
+    from ldp.multiclass import datasets as D
+    data = runs.TopKData(D.syn_classes_table(10, shared=True, d=200, total=2e4), seed=3)
+    data.truth(5)
+    blob = pickle.dumps(data)
+    assert len(blob) < data.labels.nbytes                       # the per-user arrays are not shipped
+    back = pickle.loads(blob)
+    assert np.array_equal(back.labels, data.labels) and np.array_equal(back.items, data.items)
+    assert np.array_equal(back.table, data.table) and np.array_equal(back.truth(5), data.truth(5))

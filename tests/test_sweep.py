@@ -216,3 +216,13 @@ def test_progress_bar_goes_to_stderr_and_can_be_switched_off(monkeypatch, capsys
     sweep(grr_trial, GRID, trials=2, seed=1, desc="hidden")
     captured = capsys.readouterr()
     assert "hidden" not in captured.err and "hidden" not in captured.out
+
+
+def test_chunks_cover_every_task_once():
+    from ldp.sweep import _chunks
+    tasks = [(p, t) for p in range(5) for t in range(7)]
+    for workers in (1, 2, 3, 16):
+        chunks = _chunks(tasks, workers)
+        assert len(chunks) == min(len(tasks), 4 * workers)
+        assert sorted(x for c in chunks for x in c) == tasks
+    assert _chunks([], 2) == [[]]

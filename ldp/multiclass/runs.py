@@ -99,6 +99,14 @@ class TopKData:
         self.table = check_table(self.table)
         self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
 
+    def __getstate__(self) -> dict:
+        # the per-user arrays are rebuilt from (table, seed) on unpickling: a parallel sweep ships the table only
+        return {"table": self.table, "seed": self.seed, "_truth": self._truth}
+
+    def __setstate__(self, state: dict) -> None:
+        self.table, self.seed, self._truth = state["table"], state["seed"], state["_truth"]
+        self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
+
     @property
     def c(self) -> int:
         return self.table.shape[0]
