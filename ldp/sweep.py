@@ -187,6 +187,47 @@ def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
                          "and no default client is running") from None
 
 
+Result = tuple[int, int, list[dict[str, Any]]]
+
+
+def _run_serial(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
+                *, progress: bool, label: str, **_: Any) -> list[Result]:
+    return [_run_task(func, points[pi], pi, t, seed) for pi, t in _progress(tasks, len(tasks), label, progress)]
+
+
+def _run_joblib(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
+                *, progress: bool, label: str, n_jobs: int, **_: Any) -> list[Result]:
+    from joblib import Parallel, delayed, effective_n_jobs
+
+    chunks = _chunks(tasks, effective_n_jobs(n_jobs))
+    gen = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
+        delayed(_run_chunk)(func, [(points[pi], pi, t) for pi, t in chunk], seed) for chunk in chunks)
+    results: list[Result] = []
+    with _bar(len(tasks), label, progress) as bar:
+        for part in gen:
+            results.extend(part)
+            bar.update(len(part))
+    return results
+
+
+def _run_dask(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
+              *, progress: bool, label: str, client: Any, scheduler_address: Any, **_: Any) -> list[Result]:
+    from distributed import as_completed
+
+    dclient, owned = _dask_client(client, scheduler_address)
+    try:
+        shipped = dclient.scatter(func, broadcast=True, hash=False)   # the function travels once per worker
+        futures = [dclient.submit(_run_task, shipped, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
+        try:
+            return [fut.result() for fut in _progress(as_completed(futures), len(tasks), label, progress)]
+        except BaseException:
+            dclient.cancel(futures)
+            raise
+    finally:
+        if owned:
+            dclient.close()
+
+
 def sweep(
     func: Callable[..., Any],
     grid: Mapping[str, Sequence[Any]],
@@ -264,40 +305,10 @@ def sweep(
 
     points = [dict(zip(keys, combo)) for combo in itertools.product(*values)]
     tasks = [(pi, t) for pi in range(len(points)) for t in range(trials)]
-    total = len(tasks)
     label = desc if desc is not None else getattr(func, "__name__", "sweep")
-    results: list[tuple[int, int, list[dict[str, Any]]]] = []
-
-    if backend == "serial":
-        for pi, t in _progress(tasks, total, label, progress):
-            results.append(_run_task(func, points[pi], pi, t, seed))
-    elif backend == "joblib":
-        from joblib import Parallel, delayed, effective_n_jobs
-
-        chunks = _chunks(tasks, effective_n_jobs(n_jobs))
-        gen = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
-            delayed(_run_chunk)(func, [(points[pi], pi, t) for pi, t in chunk], seed) for chunk in chunks)
-        with _bar(total, label, progress) as bar:
-            for part in gen:
-                results.extend(part)
-                bar.update(len(part))
-    else:
-        from distributed import as_completed
-
-        dclient, owned = _dask_client(client, scheduler_address)
-        try:
-            shipped = dclient.scatter(func, broadcast=True, hash=False)   # the function travels once per worker
-            futures = [dclient.submit(_run_task, shipped, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
-            try:
-                for fut in _progress(as_completed(futures), total, label, progress):
-                    results.append(fut.result())
-            except BaseException:
-                dclient.cancel(futures)
-                raise
-        finally:
-            if owned:
-                dclient.close()
-
+    run = {"serial": _run_serial, "joblib": _run_joblib, "dask": _run_dask}[backend]
+    results = run(func, points, tasks, seed, progress=progress, label=label, n_jobs=n_jobs, client=client,
+                  scheduler_address=scheduler_address)
     results.sort(key=lambda r: (r[0], r[1]))
     rows: list[dict[str, Any]] = []
     result_cols: dict[str, None] = {}

@@ -312,15 +312,7 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
         if not frontier:
             break
         rounds = r
-        # candidate sets depend only on public state
-        if candidate_rule == "literal":
-            branches = [tuple(a for a, _, _ in nd.constraints) for nd in frontier]
-            choice = choose_attributes(seq, lambda i: candidates_literal(seq_tuples[int(seq[i])], branches, t), gen)
-            seq, seq_tuples = _extend_sequences(seq, seq_tuples, choice, t)
-        else:
-            paths = [nd.path_attrs for nd in frontier]
-            choice = choose_attributes(
-                masks, lambda i: candidates_covering(frozenset(attrs_of_mask(masks[i])), paths, t), gen)
+        choice, seq, seq_tuples = _round_choices(candidate_rule, frontier, masks, seq, seq_tuples, t, gen)
         movers, new_masks = extend_combinations(masks, choice)
         if movers.size:
             w_new = ledger.omega_prev[movers].copy() if not basic else np.ones(movers.size)
@@ -339,6 +331,21 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
         nd.make_leaf(None, fallback)
     return CLLDPTreeResult(root, ledger, rep.k_user, rounds, groups_per_round,
                            [mask_frozensets(m) for m in history], np.stack(history))
+
+
+def _round_choices(candidate_rule: str, frontier: list[TreeNode], masks: np.ndarray, seq: np.ndarray,
+                   seq_tuples: dict[int, tuple], t: int,
+                   gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, dict[int, tuple]]:
+    """Every user's draw of the round under ``candidate_rule`` (candidates depend only on public state)."""
+    if candidate_rule == "literal":
+        branches = [tuple(a for a, _, _ in nd.constraints) for nd in frontier]
+        choice = choose_attributes(seq, lambda i: candidates_literal(seq_tuples[int(seq[i])], branches, t), gen)
+        seq, seq_tuples = _extend_sequences(seq, seq_tuples, choice, t)
+    else:
+        paths = [nd.path_attrs for nd in frontier]
+        choice = choose_attributes(
+            masks, lambda i: candidates_covering(frozenset(attrs_of_mask(masks[i])), paths, t), gen)
+    return choice, seq, seq_tuples
 
 
 def _extend_sequences(seq: np.ndarray, tuples: dict[int, tuple], choice: np.ndarray,
