@@ -105,7 +105,13 @@ class TopKData:
 
     def __setstate__(self, state: dict) -> None:
         self.table, self.seed, self._truth = state["table"], state["seed"], state["_truth"]
-        self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
+
+    def __getattr__(self, name: str) -> Any:
+        # after unpickling, the per-user arrays are rebuilt when a run first needs them
+        if name in ("labels", "items") and "table" in self.__dict__:
+            self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
+            return self.__dict__[name]
+        raise AttributeError(name)
 
     @property
     def c(self) -> int:
