@@ -226,3 +226,12 @@ def test_chunks_cover_every_task_once():
         assert len(chunks) == min(len(tasks), 4 * workers)
         assert sorted(x for c in chunks for x in c) == tasks
     assert _chunks([], 2) == [[]]
+
+
+def test_closures_run_on_joblib_workers():
+    # notebooks pass lambdas and local functions over their data; loky ships them by value
+    data = np.arange(10.0)
+    trial = lambda a, rng: {"x": float(data[a] + rng.random())}       # noqa: E731
+    pd.testing.assert_frame_equal(sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="serial", progress=False),
+                                  sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="joblib", n_jobs=2,
+                                        progress=False))
