@@ -212,9 +212,9 @@ def _run_joblib(func: Callable[..., Any], points: list[dict[str, Any]], tasks: l
 
 def _run_dask(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
               *, progress: bool, label: str, client: Any, scheduler_address: Any, **_: Any) -> list[Result]:
+    dclient, owned = _dask_client(client, scheduler_address)   # a clear ImportError if distributed is missing
     from distributed import as_completed
 
-    dclient, owned = _dask_client(client, scheduler_address)
     try:
         shipped = dclient.scatter(func, broadcast=True, hash=False)   # the function travels once per worker
         futures = [dclient.submit(_run_task, shipped, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
