@@ -235,3 +235,10 @@ def test_closures_run_on_joblib_workers():
     pd.testing.assert_frame_equal(sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="serial", progress=False),
                                   sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="joblib", n_jobs=2,
                                         progress=False))
+
+
+def test_dask_without_distributed_installed_names_the_extra(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "distributed", None)          # as if the package were missing
+    with pytest.raises(ImportError, match=r"ldp-compendium\[dask\]"):
+        sweep(lambda a, rng: {"x": a}, {"a": [1]}, trials=1, seed=0, backend="dask", progress=False)
