@@ -14,7 +14,7 @@ Core
     ``ldp.metrics``     error metrics, all called ``metric(estimate, truth)``
     ``ldp._checks``     every input-validation helper (clear ValueError/TypeError naming the parameter)
     ``ldp.exceptions``  :class:`~ldp.exceptions.ConvergenceWarning`
-    ``ldp.experiments`` parameter sweeps with one seed stream per trial (serial, joblib or Dask)
+    ``ldp.sweep``       parameter sweeps with one seed stream per trial (serial, joblib or Dask)
     ``ldp.claims``, ``ldp.profiles``, ``ldp.plotting``, ``ldp.progress``, ``ldp.data``
                         claims tables, notebook size profiles, the figure style, progress bars, data loaders
     ``ldp.comparison``  the cross-chapter comparison of approaches on one pair task

@@ -515,7 +515,7 @@ def joint_error(task: PairTask, channel: Any, rng: Any = None, *, n: int | None 
 
 def utility_trial(mechanism: str, epsilon: float, *, task: PairTask, n: int | None = None,
                   rng: Any = None, **options: Any) -> dict[str, Any]:
-    """One trial for :func:`ldp.experiments.sweep`: ``{"tv": ..., "defined": ...}``.
+    """One trial for :func:`ldp.sweep.sweep`: ``{"tv": ..., "defined": ...}``.
 
     Undefined points (JuRR below its minimum ε) return ``tv = nan`` and ``defined = False``.
     """

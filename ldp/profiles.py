@@ -8,6 +8,10 @@ A notebook declares ``PROFILE = "book"`` in its ``parameters`` cell and then
 calls :func:`active_profile`; the environment variable ``LDP_PROFILE``, when
 set, overrides the notebook's value (this is how ``make test`` builds the whole
 book at smoke size).  Sizes are chosen with :func:`pick`.
+
+:func:`active_profile` also records the profile in force for the process
+(:func:`current_profile`), so that :func:`ldp.sweep.sweep` can pick its default
+back end: every local core for ``"paper"``, serial otherwise.
 """
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ ENV_VAR = "LDP_PROFILE"
 
 T = TypeVar("T")
 
+_current: str | None = None
+
 
 def check_profile(profile: Any) -> str:
     if profile not in PROFILES:
@@ -27,14 +33,22 @@ def check_profile(profile: Any) -> str:
 
 
 def active_profile(profile: str = "book") -> str:
-    """The profile in force: ``$LDP_PROFILE`` if set, else ``profile``; validated."""
+    """The profile in force: ``$LDP_PROFILE`` if set, else ``profile``; validated and recorded."""
+    global _current
     env = os.environ.get(ENV_VAR)
     if env:
         try:
-            return check_profile(env)
+            _current = check_profile(env)
         except ValueError as exc:
             raise ValueError(f"environment variable {ENV_VAR}: {exc}") from None
-    return check_profile(profile)
+    else:
+        _current = check_profile(profile)
+    return _current
+
+
+def current_profile() -> str | None:
+    """The profile last set by :func:`active_profile` in this process (None before any call)."""
+    return _current
 
 
 def pick(profile: str, *, smoke: T, book: T, paper: T) -> T:

@@ -16,6 +16,6 @@ from tqdm.std import tqdm
 def progress(iterable: Iterable[Any] | None = None, *, total: int | None = None, desc: str | None = None,
              leave: bool = True, **kwargs: Any) -> tqdm:
     """A text tqdm bar over ``iterable`` (updated at most every 2 s, so stored outputs stay short)."""
-    disable = os.environ.get("LDP_PROGRESS", "1") == "0"
+    disable = bool(kwargs.pop("disable", False)) or os.environ.get("LDP_PROGRESS", "1") == "0"
     kwargs.setdefault("mininterval", 2.0)
     return tqdm(iterable, total=total, desc=desc, leave=leave, disable=disable, **kwargs)

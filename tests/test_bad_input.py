@@ -143,7 +143,7 @@ def test_clldp_attack_refuses_sizes_that_do_not_match_the_columns():
 
 
 def test_dask_backend_without_distributed_gives_a_clear_import_error(monkeypatch):
-    from ldp.experiments import sweep  # the core sweep module (being renamed ldp.sweep)
+    from ldp.sweep import sweep
 
     monkeypatch.setitem(sys.modules, "distributed", None)   # makes "import distributed" fail
     with pytest.raises(ImportError, match=r"backend='dask' needs dask.distributed"):

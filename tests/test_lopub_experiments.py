@@ -7,18 +7,13 @@ import matplotlib
 import numpy as np
 import pytest
 
-from ldp.experiments import sweep
+from ldp.sweep import sweep
 from ldp.lopub import METHODS, CodedTable
 from ldp.lopub.datasets import tpce_standin
-from ldp.lopub.evaluation import one_hot
-from ldp.lopub.experiments import (
-    estimator_trial,
-    per_report_speedup,
-    product_of_marginals,
-    random_combinations,
-    release_trial,
-    sample_rows,
-)
+from ldp.lopub.evaluation import forest_predict, one_hot
+from ldp.lopub.experiments import (estimator_trial, nonprivate_trial, per_report_speedup, product_of_marginals,
+                                   random_combinations, release_trial, sample_rows)
+from ldp.lopub.joint import estimate_joint, estimate_joints
 from ldp.lopub.figures import method_style, plot_by_method
 from ldp.plotting import new_figure
 
@@ -108,3 +103,45 @@ def test_one_hot_and_select():
     assert s.names == ("b",) and s.sizes == (3,)
     with pytest.raises(ValueError, match="distinct indices"):
         t.select([0, 0])
+
+
+def _without_timings(rows):
+    return [{k: v for k, v in r.items() if not k.startswith("seconds")} for r in rows]
+
+
+def test_shared_lasso_fit_gives_the_separate_estimates():
+    from ldp.lopub import LoPubEncoder
+    table = _table(600)
+    reports = LoPubEncoder(table.domains, f=0.4, m=16, h=2).encode(table, 3, attrs=(0, 2))
+    shared = estimate_joints(reports, (0, 1), METHODS)
+    assert list(shared) == list(METHODS)
+    for method in METHODS:
+        alone = estimate_joint(reports.uncached(), (0, 1), method)
+        assert np.array_equal(shared[method].joint, alone.joint)
+        assert (shared[method].iterations, shared[method].converged) == (alone.iterations, alone.converged)
+    # the Lasso fit is charged to both Lasso methods
+    assert shared["Lasso+EM_JD"].seconds > shared["Lasso_JD"].seconds > 0
+
+
+def test_release_rows_do_not_depend_on_the_nonprivate_row():
+    args = dict(rate=1.0, phi=0.3, m=16, svm_targets=[1, 3], rf_targets=[0, 1], n_estimators=5)
+    full = release_trial(_table(500), 0.3, 0, 1, **args)
+    private = release_trial(_table(500), 0.3, 0, 1, nonprivate=False, **args)
+    assert _without_timings(private) == _without_timings(full[1:])
+    alone = nonprivate_trial(_table(500), 0, 2, rate=1.0, svm_targets=[1, 3], rf_targets=[0, 1], n_estimators=5)
+    assert len(alone) == 1 and alone[0]["method"] == "non-private"
+    assert {k: alone[0][k] for k in ("n_train", "n_test", "svm")} == {k: full[0][k] for k in ("n_train", "n_test",
+                                                                                              "svm")}
+
+
+@pytest.mark.parametrize("distinct", [40, 5000])
+def test_forest_on_distinct_rows_is_the_scikit_learn_forest(distinct):
+    from sklearn.ensemble import RandomForestClassifier
+    g = np.random.default_rng(distinct)
+    pool = g.integers(0, 4, size=(distinct, 5))
+    x = pool[g.integers(0, distinct, size=3000)]                 # few distinct records when distinct = 40
+    y = (x[:, 0] + x[:, 1] + g.integers(0, 2, size=3000)) % 3
+    x_test = g.integers(0, 4, size=(500, 5))
+    for seed in (0, 7, 123456):
+        expected = RandomForestClassifier(n_estimators=15, random_state=seed, n_jobs=1).fit(x, y).predict(x_test)
+        assert np.array_equal(forest_predict(x, y, x_test, n_estimators=15, seed=seed), expected)

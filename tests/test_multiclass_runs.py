@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldp.experiments import sweep
+from ldp.sweep import sweep
 from ldp.multiclass import runs
 from ldp.multiclass.datasets import diabetes_standin, diabetes_standin_frame, prepare_diabetes, syn_classes_table
 
@@ -77,3 +77,16 @@ def test_topk_parameter_trial():
         runs.topk_parameter_trial(data, "a", 1.2)
     with pytest.raises(ValueError, match="b must be"):
         runs.topk_parameter_trial(data, "b", 0.0)
+
+
+def test_topk_data_pickles_without_its_user_arrays_and_rebuilds_them_exactly():
+    import pickle
+    from ldp.multiclass import datasets as D
+    data = runs.TopKData(D.syn_classes_table(10, shared=True, d=200, total=2e4), seed=3)
+    data.truth(5)
+    blob = pickle.dumps(data)
+    assert len(blob) < data.labels.nbytes                       # the per-user arrays are not shipped
+    back = pickle.loads(blob)
+    assert "labels" not in back.__dict__                          # rebuilt only when a run needs them
+    assert np.array_equal(back.labels, data.labels) and np.array_equal(back.items, data.items)
+    assert np.array_equal(back.table, data.table) and np.array_equal(back.truth(5), data.truth(5))

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from ldp.experiments import sweep
+from ldp.sweep import sweep
 from ldp.uldp import JuRR, ULDPModel2D, jurr_parameters
 from ldp.uldp.datasets import load_table
 from ldp.uldp.errata import jurr_algorithm2_as_printed

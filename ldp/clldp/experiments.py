@@ -1,7 +1,7 @@
 """Trial functions behind the CLLDP experiments chapter (Xue et al., Sec. 7).
 
 Each function has the signature ``func(**params, rng) -> list of dicts`` expected
-by :func:`ldp.experiments.sweep`, so every figure is one sweep with reproducible
+by :func:`ldp.sweep.sweep`, so every figure is one sweep with reproducible
 per-trial random streams.
 
 * :func:`joint_error_trial` -- Fig. 3: L2 error of the joint estimate on a
@@ -28,9 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon, check_int
+from .._checks import as_generator, check_codes, check_epsilon, check_int
 from ..mechanism import sample_support
-from ..tables import ProductDomain
 from .accounting import pl_true_beliefs
 from .attack import clldp_attack, labeldp_attack
 from .basic import BasicSolution
@@ -44,6 +43,7 @@ from .naive_bayes import CLLDPNaiveBayes
 from .omega import conditional_from_joint, omega, omega_curve
 from .paper import FIG6_EPSILON, OMEGA_SAMPLE_FRACTION, SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL, TRAIN_FRACTION, TREE_DEPTH
 from .tree import CLLDPDecisionTree
+from .tree.protocol import attrs_of_mask
 
 __all__ = ["JOINT_METHODS", "CLASSIFIER_METHODS", "FIG3_PUBLIC_ATTRIBUTE", "joint_error_trial",
            "public_joint_error_trial", "k_sweep_trial", "theory_error",
@@ -254,23 +254,28 @@ def tree_true_leakage(clf: CLLDPDecisionTree, X: np.ndarray, y: np.ndarray) -> n
     Def. 5 on the exact conditional table of those users (an evaluation-only, non-private
     computation); :func:`ldp.clldp.accounting.pl_true_beliefs` does the rest.
     """
-    sizes = clf.n_categories_
+    sizes = tuple(int(m) for m in clf.n_categories_)
     m_l = clf.classes_.size
-    cache: dict = {}
-    rounds, n = clf.budgets_.shape
-    w_true = np.zeros((rounds, n))
-    for r, sets in enumerate(clf.combinations_):
-        for i, s in enumerate(sets):
-            if clf.budgets_[r, i] <= 0:
-                continue
-            key = (s, int(clf.k_[i]))
-            if key not in cache:
-                attrs = tuple(sorted(s))
-                cells = ProductDomain([m_l] + [sizes[a] for a in attrs])
-                flat = cells.encode(y, *(X[:, a] for a in attrs))
-                joint = np.bincount(flat, minlength=cells.size).reshape(m_l, -1).astype(float)
-                cache[key] = float(omega_curve(conditional_from_joint(joint), np.array([key[1]]))[0])
-            w_true[r, i] = cache[key]
+    cols = [check_codes(X[:, a], m, f"X[:, {a}]") for a, m in enumerate(sizes)]
+    y = np.asarray(y, dtype=np.int64)
+    w_true = np.zeros(clf.budgets_.shape)
+    k = clf.k_.astype(np.int64)
+    if k.size and k.min() < 1:
+        raise ValueError(f"the tree's heads k_ must be >= 1 (a kHR tree), got {int(k.min())}")
+    best: dict = {}                       # combination -> ω(K) for K = 1..m_s (Def. 5 on the exact table)
+    for r, masks in enumerate(clf.combination_masks_):
+        live = np.flatnonzero(clf.budgets_[r] > 0)
+        uniq, inverse = np.unique(masks[live], return_inverse=True)
+        for g, mask in enumerate(uniq.tolist()):
+            if mask not in best:
+                attrs = attrs_of_mask(mask)
+                m_s = int(np.prod([sizes[a] for a in attrs]))
+                sv = np.ravel_multi_index(tuple(cols[a] for a in attrs), tuple(sizes[a] for a in attrs))
+                joint = np.bincount(y * m_s + sv, minlength=m_l * m_s).reshape(m_l, m_s).astype(float)
+                best[mask] = omega_curve(conditional_from_joint(joint), np.arange(1, m_s + 1))
+            members = live[inverse.ravel() == g]
+            curve = best[mask]
+            w_true[r, members] = curve[np.minimum(k[members], curve.size) - 1]
     return np.log(pl_true_beliefs(clf.budgets_, clf.omegas_, w_true))
 
 

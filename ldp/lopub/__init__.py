@@ -19,7 +19,7 @@ Modules, in the order of the paper:
 * :mod:`~ldp.lopub.datasets`   Adult, Retail and the TPC-E stand-in
 * :mod:`~ldp.lopub.examples`   the paper's worked examples and printed tables
 * :mod:`~ldp.lopub.authors`    Table 7 as the authors' public code computed it (coding, sample, ranking)
-* :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.experiments.sweep``)
+* :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.sweep.sweep``)
 * :mod:`~ldp.lopub.figures`    one curve per estimator in the house style
 """
 from ..tables import CodedTable
@@ -53,7 +53,7 @@ from .evaluation import (
     train_test_split_rows,
 )
 from .hybrid import HybridResult, lasso_em_joint
-from .joint import EM, LASSO, LASSO_EM, METHODS, JointEstimate, estimate_joint
+from .joint import EM, LASSO, LASSO_EM, METHODS, JointEstimate, estimate_joint, estimate_joints
 from .junction import JunctionTree, covers_edges, has_running_intersection, junction_tree, triangulate
 from .lasso import (
     LassoResult,
@@ -89,9 +89,9 @@ __all__ = [
     "candidate_matrix", "candidate_rank", "classification_rate", "communication_cost", "covers_edges",
     "debias_counts", "dependency_graph", "edge_count", "em_joint", "em_joint_per_report", "empirical_joint",
     "empirical_mi_matrix",
-    "entropy", "entropy_prune", "estimate_joint", "half_up", "has_running_intersection", "identifiability_bound",
-    "identification_rates", "junction_tree", "kept_attributes", "kron_lasso_pair", "lasso_em_joint",
-    "lasso_from_counts",
+    "entropy", "entropy_prune", "estimate_joint", "estimate_joints", "half_up", "has_running_intersection",
+    "identifiability_bound",
+    "identification_rates", "junction_tree", "kept_attributes", "kron_lasso_pair", "lasso_em_joint", "lasso_from_counts",
     "lasso_joint", "log_likelihood_table", "lopub_release", "loss_ratio", "mi_threshold", "mismatch_counts",
     "mutual_information", "n_keep", "optimal_filter_length", "optimal_hash_count", "pairwise_joints",
     "pairwise_mi", "pruning_table", "random_guess_rate", "rappor_communication_cost", "record_epsilon",

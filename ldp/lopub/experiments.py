@@ -1,4 +1,4 @@
-"""Trial functions for the LoPub experiments (Sec. 6 of Ren et al.), written for ``ldp.experiments.sweep``.
+"""Trial functions for the LoPub experiments (Sec. 6 of Ren et al.), written for ``ldp.sweep.sweep``.
 
 Each function takes the parameters of one grid point plus ``rng`` and returns a
 list of result rows.  The randomness is split in two on purpose:
@@ -17,6 +17,8 @@ list of result rows.  The randomness is split in two on purpose:
   training users' reports, SVM and random-forest accuracy on real test records,
   and the overall server time; each row also compares the release's dependency
   graph with the graph of the exact mutual informations (Figs 19-21).
+* :func:`nonprivate_trial` -- the same classifiers trained on the real training
+  records; they do not depend on ``f``, so a sweep runs them once per sample.
 * :func:`per_report_speedup` -- the issue's speed target: vectorised EM against
   the per-report Python loop of Algorithm 1.
 """
@@ -38,7 +40,7 @@ from .dependency import dependency_graph, empirical_joint, empirical_mi_matrix, 
 from .em import em_joint, em_joint_per_report
 from .encoding import LoPubEncoder
 from .evaluation import average_classification_rate, train_test_split_rows
-from .joint import METHODS, estimate_joint
+from .joint import METHODS, estimate_joints
 from .paper import HASHES
 from .pipeline import lopub_release
 
@@ -93,8 +95,7 @@ def estimator_trial(table: CodedTable, k: int, f: float, sample_seed: int, rng: 
         truth = empirical_joint(data.codes, data.sizes, combo)
         prod = product_of_marginals(truth)
         reports = encoder.encode(data, gen, attrs=combo)
-        for method in methods:
-            est = estimate_joint(reports.uncached(), tuple(range(k)), method, delta=delta, alpha=alpha)
+        for method, est in estimate_joints(reports, tuple(range(k)), methods, delta=delta, alpha=alpha).items():
             out.append({"combo": combo, "cells": int(truth.size), "method": method, "seconds": est.seconds,
                         "avd": avd(est.joint, truth), "iterations": est.iterations,
                         "indep_avd": avd(prod, truth), "n": data.n})
@@ -110,36 +111,32 @@ def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, ra
                   test_fraction: float = 0.2, phi: float = 0.4, m: int = 128, h: int = HASHES,
                   svm_targets: Sequence[int] = (), rf_targets: Sequence[int] = (), n_estimators: int = 100,
                   delta: float = 1e-3, alpha: float = 1e-5, methods: Sequence[str] = METHODS,
-                  max_clique_cells: int = 200_000) -> list[dict]:
+                  max_clique_cells: int = 200_000, nonprivate: bool = True) -> list[dict]:
     """Figs 22-30: one LoPub release per method from the training users' reports.
 
     The sampled records are split into training users (who send reports) and real
     test records.  Rows: one per method with the identification rates, the number
     of edges and cliques, the largest clique, the server time (reduction and
     synthesis), the number of synthesis fallback rows and the SVM/RF accuracies on
-    the test records; plus one ``"non-private"`` row with the
-    classifiers trained on the real training set.  A release whose junction tree has
-    a clique above ``max_clique_cells`` is recorded with ``failed=True``.
+    the test records; plus, when ``nonprivate``, one ``"non-private"`` row with the
+    classifiers trained on the real training set (first).  A release whose junction tree has
+    a clique above ``max_clique_cells`` is recorded with ``failed=True``.  The rows of the
+    releases do not depend on ``nonprivate``.
     """
     gen = as_generator(rng)
-    data = table.take(sample_rows(table.n, rate, sample_seed))
-    train_idx, test_idx = train_test_split_rows(data.n, test_fraction, rng=sample_seed)
-    train, test = data.take(train_idx), data.take(test_idx)
+    train, test = _train_test(table, rate, sample_seed, test_fraction)
     truth_graph = reference_graph(train, phi)
     encoder = LoPubEncoder(train.sizes, f=f, m=m, h=h, names=train.names)
     reports = encoder.encode(train, gen)
     clf_seed = int(gen.integers(2 ** 31 - 1))
 
     def scores(release_table: CodedTable) -> dict:
-        row = {}
-        if svm_targets:
-            row["svm"] = average_classification_rate(release_table, test, svm_targets, model="svm")
-        if rf_targets:
-            row["rf"] = average_classification_rate(release_table, test, rf_targets, model="rf",
-                                                    n_estimators=n_estimators, rng=clf_seed)
-        return row
+        return _scores(release_table, test, svm_targets, rf_targets, n_estimators, clf_seed)
 
-    out = [{"method": "non-private", "n_train": train.n, "n_test": test.n, "failed": False, **scores(train)}]
+    out = []
+    if nonprivate:
+        out.append({"method": "non-private", "n_train": train.n, "n_test": test.n, "failed": False,
+                    **scores(train)})
     for method in methods:
         rep = reports.uncached()
         row = {"method": method, "n_train": train.n, "n_test": test.n}
@@ -160,6 +157,39 @@ def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, ra
         row.update(scores(rel.table))
         out.append(row)
     return out
+
+
+def _train_test(table: CodedTable, rate: float, sample_seed: int,
+                test_fraction: float) -> tuple[CodedTable, CodedTable]:
+    data = table.take(sample_rows(table.n, rate, sample_seed))
+    train_idx, test_idx = train_test_split_rows(data.n, test_fraction, rng=sample_seed)
+    return data.take(train_idx), data.take(test_idx)
+
+
+def _scores(train: CodedTable, test: CodedTable, svm_targets: Sequence[int], rf_targets: Sequence[int],
+            n_estimators: int, clf_seed: int) -> dict:
+    row = {}
+    if svm_targets:
+        row["svm"] = average_classification_rate(train, test, svm_targets, model="svm")
+    if rf_targets:
+        row["rf"] = average_classification_rate(train, test, rf_targets, model="rf", n_estimators=n_estimators,
+                                                rng=clf_seed)
+    return row
+
+
+def nonprivate_trial(table: CodedTable, sample_seed: int, rng: Any, *, rate: float = 1.0,
+                     test_fraction: float = 0.2, svm_targets: Sequence[int] = (), rf_targets: Sequence[int] = (),
+                     n_estimators: int = 100) -> list[dict]:
+    """The ``"non-private"`` row of :func:`release_trial` on its own: classifiers trained on the real training set.
+
+    Same sample and split as :func:`release_trial` for the same ``sample_seed``; the forest's
+    seed comes from ``rng``.  Nothing here depends on ``f``, so a sweep over ``sample_seed``
+    alone gives the non-private reference once per sample instead of once per ``f``.
+    """
+    train, test = _train_test(table, rate, sample_seed, test_fraction)
+    clf_seed = int(as_generator(rng).integers(2 ** 31 - 1))
+    return [{"method": "non-private", "n_train": train.n, "n_test": test.n, "failed": False,
+             **_scores(train, test, svm_targets, rf_targets, n_estimators, clf_seed)}]
 
 
 def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.5, m: int = 128, h: int = HASHES,

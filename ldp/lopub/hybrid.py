@@ -38,14 +38,20 @@ class HybridResult:
 
 
 def lasso_em_joint(reports: LoPubReports, attrs: Iterable[int] | int, *, alpha: float = 1e-5,
-                   delta: float = 1e-3, criterion: str = "linf", max_iter: int = 10_000) -> HybridResult:
+                   delta: float = 1e-3, criterion: str = "linf", max_iter: int = 10_000,
+                   start: LassoResult | None = None) -> HybridResult:
     """Lasso+EM_JD for the cluster ``attrs`` (Alg. 3 of Ren et al.).
 
     If Lasso returns no positive coefficient (its uniform fallback), EM runs on the full
-    product domain from the uniform start, i.e. plain EM_JD.
+    product domain from the uniform start, i.e. plain EM_JD.  ``start`` is a Lasso_JD
+    result already computed on the same reports, attributes and ``alpha`` (line 1 is
+    then not repeated; the Lasso fit is deterministic, so the result is the same).
     """
     attrs = reports.attrs(attrs)
-    start = lasso_joint(reports, attrs, alpha=alpha)
+    if start is None:
+        start = lasso_joint(reports, attrs, alpha=alpha)
+    elif tuple(start.attrs) != attrs:
+        raise ValueError(f"start is a Lasso estimate of attributes {start.attrs}, not of {attrs}")
     if start.fallback:
         em = em_joint(reports, attrs, delta=delta, criterion=criterion, max_iter=max_iter)
         return HybridResult(em.joint, start, em, int(em.joint.size))

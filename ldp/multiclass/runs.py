@@ -1,4 +1,4 @@
-"""Trial functions for the paper-002 experiments, shaped for :func:`ldp.experiments.sweep`.
+"""Trial functions for the paper-002 experiments, shaped for :func:`ldp.sweep.sweep`.
 
 Each function runs one trial of one experiment with an explicit ``rng`` and returns
 plain dicts, so the experiments notebook only declares grids and plots.
@@ -105,6 +105,20 @@ class TopKData:
     def __post_init__(self) -> None:
         self.table = check_table(self.table)
         self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
+
+    def __getstate__(self) -> dict:
+        # the per-user arrays are rebuilt from (table, seed) on unpickling: a parallel sweep ships the table only
+        return {"table": self.table, "seed": self.seed, "_truth": self._truth}
+
+    def __setstate__(self, state: dict) -> None:
+        self.table, self.seed, self._truth = state["table"], state["seed"], state["_truth"]
+
+    def __getattr__(self, name: str) -> Any:
+        # after unpickling, the per-user arrays are rebuilt when a run first needs them
+        if name in ("labels", "items") and "table" in self.__dict__:
+            self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
+            return self.__dict__[name]
+        raise AttributeError(name)
 
     @property
     def c(self) -> int:

@@ -1,4 +1,4 @@
-"""Trial functions for :func:`ldp.experiments.sweep` and the exact error curves of Yin et al.'s Figs. 3-7.
+"""Trial functions for :func:`ldp.sweep.sweep` and the exact error curves of Yin et al.'s Figs. 3-7.
 
 Every accuracy trial simulates the reports *at count level* — one multinomial
 per input cell of the true count table, which has exactly the distribution of

@@ -32,7 +32,7 @@ def error_panel(ax: Any, sim: pd.DataFrame, theory: pd.DataFrame, *, title: str 
     ax : matplotlib Axes
     sim : DataFrame
         Columns ``mechanism``, ``epsilon``, ``{value}_mean`` and ``{value}_se``
-        (as from :func:`ldp.experiments.summarise`); NaN rows are skipped.
+        (as from :func:`ldp.sweep.summarise`); NaN rows are skipped.
     theory : DataFrame
         Columns ``mechanism``, ``epsilon``, ``expected`` (NaN where undefined).
     title : str

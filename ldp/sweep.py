@@ -20,10 +20,22 @@ Example::
 
     df = sweep(trial, {"epsilon": [0.5, 1, 2], "d": [16, 256]}, trials=20, seed=1)
     summary = summarise(df, by=["epsilon", "d"], values=["mse"])
+
+One setting chooses the back end of every sweep that does not name one
+(:func:`backend_settings`), so a reader changes no notebook to use a cluster:
+
+``LDP_BACKEND``    ``serial``, ``joblib`` or ``dask``.  Unset: ``joblib`` on every
+                   local core when the active profile (:func:`ldp.profiles.active_profile`)
+                   is ``"paper"``, ``serial`` otherwise (``"dask"`` if only
+                   ``LDP_SCHEDULER`` is set).
+``LDP_JOBS``       joblib workers (an integer >= 1, or -1 for every core; default -1).
+``LDP_SCHEDULER``  address of a running Dask scheduler, e.g. ``tcp://10.0.0.5:8786``.
+``LDP_PROGRESS``   ``0`` hides the progress bars (the book build sets it).
 """
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -31,11 +43,47 @@ import numpy as np
 import pandas as pd
 
 from ._checks import check_int
+from .profiles import current_profile
 
-__all__ = ["sweep", "summarise", "trial_rng", "BACKENDS"]
+__all__ = ["sweep", "summarise", "trial_rng", "backend_settings", "BACKENDS"]
 
 BACKENDS = ("serial", "joblib", "dask")
 _RESERVED = ("trial", "rng")
+
+
+def backend_settings() -> dict[str, Any]:
+    """The back end a :func:`sweep` uses when its caller names none, from the environment.
+
+    Returns ``{"backend": ..., "n_jobs": ..., "scheduler_address": ...}`` read from
+    ``LDP_BACKEND``, ``LDP_JOBS`` and ``LDP_SCHEDULER`` (see the module docstring);
+    an empty variable counts as unset.  A bad value raises ``ValueError`` naming the
+    variable, before any task runs.
+    """
+    backend = os.environ.get("LDP_BACKEND", "").strip() or None
+    jobs = os.environ.get("LDP_JOBS", "").strip() or None
+    address = os.environ.get("LDP_SCHEDULER", "").strip() or None
+    if backend is not None and backend not in BACKENDS:
+        raise ValueError(f"environment variable LDP_BACKEND must be one of {BACKENDS}, got {backend!r}")
+    n_jobs = -1
+    if jobs is not None:
+        try:
+            n_jobs = int(jobs)
+        except ValueError:
+            n_jobs = 0
+        if n_jobs < 1 and n_jobs != -1:
+            raise ValueError(f"environment variable LDP_JOBS must be an integer >= 1 or -1 (every core), "
+                             f"got {jobs!r}")
+    if address is not None:
+        if "://" not in address:
+            raise ValueError(f"environment variable LDP_SCHEDULER must be a scheduler address such as "
+                             f"'tcp://host:8786', got {address!r}")
+        if backend not in (None, "dask"):
+            raise ValueError(f"environment variable LDP_SCHEDULER is set ({address!r}) but LDP_BACKEND is "
+                             f"{backend!r}; set LDP_BACKEND=dask or unset LDP_SCHEDULER")
+        backend = "dask"
+    if backend is None:
+        backend = "joblib" if current_profile() == "paper" else "serial"
+    return {"backend": backend, "n_jobs": n_jobs, "scheduler_address": address}
 
 
 def trial_rng(seed: int, point: int, trial: int) -> np.random.Generator:
@@ -69,6 +117,18 @@ def _run_task(func: Callable[..., Any], params: dict[str, Any], point: int, tria
     return point, trial, rows
 
 
+def _run_chunk(func: Callable[..., Any], chunk: list[tuple[dict[str, Any], int, int]],
+               seed: int) -> list[tuple[int, int, list[dict[str, Any]]]]:
+    """Several tasks in one worker call, so ``func`` (and what it closes over) is pickled once per chunk."""
+    return [_run_task(func, params, point, trial, seed) for params, point, trial in chunk]
+
+
+def _chunks(tasks: list[tuple[int, int]], workers: int) -> list[list[tuple[int, int]]]:
+    """About four chunks per worker, tasks dealt round-robin so that slow grid points spread over chunks."""
+    n_chunks = max(1, min(len(tasks), 4 * max(1, workers)))
+    return [tasks[j::n_chunks] for j in range(n_chunks)]
+
+
 def _check_grid(grid: Any) -> tuple[list[str], list[list[Any]]]:
     if not isinstance(grid, Mapping):
         raise TypeError(f"grid must be a dict of parameter name -> list of values, got {type(grid).__name__}")
@@ -96,6 +156,13 @@ def _progress(iterable: Any, total: int, desc: str, enabled: bool) -> Any:
     return progress(iterable, total=total, desc=desc, leave=False)
 
 
+def _bar(total: int, desc: str, enabled: bool) -> Any:
+    """A progress bar updated by hand (disabled when ``enabled`` is False)."""
+    from .progress import progress
+
+    return progress(total=total, desc=desc, leave=False, disable=not enabled)
+
+
 def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
     try:
         import distributed
@@ -120,14 +187,55 @@ def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
                          "and no default client is running") from None
 
 
+Result = tuple[int, int, list[dict[str, Any]]]
+
+
+def _run_serial(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
+                *, progress: bool, label: str, **_: Any) -> list[Result]:
+    return [_run_task(func, points[pi], pi, t, seed) for pi, t in _progress(tasks, len(tasks), label, progress)]
+
+
+def _run_joblib(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
+                *, progress: bool, label: str, n_jobs: int, **_: Any) -> list[Result]:
+    from joblib import Parallel, delayed, effective_n_jobs
+
+    chunks = _chunks(tasks, effective_n_jobs(n_jobs))
+    gen = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
+        delayed(_run_chunk)(func, [(points[pi], pi, t) for pi, t in chunk], seed) for chunk in chunks)
+    results: list[Result] = []
+    with _bar(len(tasks), label, progress) as bar:
+        for part in gen:
+            results.extend(part)
+            bar.update(len(part))
+    return results
+
+
+def _run_dask(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
+              *, progress: bool, label: str, client: Any, scheduler_address: Any, **_: Any) -> list[Result]:
+    dclient, owned = _dask_client(client, scheduler_address)   # a clear ImportError if distributed is missing
+    from distributed import as_completed
+
+    try:
+        shipped = dclient.scatter(func, broadcast=True, hash=False)   # the function travels once per worker
+        futures = [dclient.submit(_run_task, shipped, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
+        try:
+            return [fut.result() for fut in _progress(as_completed(futures), len(tasks), label, progress)]
+        except BaseException:
+            dclient.cancel(futures)
+            raise
+    finally:
+        if owned:
+            dclient.close()
+
+
 def sweep(
     func: Callable[..., Any],
     grid: Mapping[str, Sequence[Any]],
     *,
     trials: int,
     seed: int,
-    backend: str = "serial",
-    n_jobs: int = 2,
+    backend: str | None = None,
+    n_jobs: int | None = None,
     client: Any = None,
     scheduler_address: str | None = None,
     progress: bool = True,
@@ -149,14 +257,19 @@ def sweep(
         Independent repetitions per grid point (>= 1).
     seed : int
         Root seed (>= 0); see :func:`trial_rng`.
-    backend : {"serial", "joblib", "dask"}
+    backend : {"serial", "joblib", "dask"}, optional
         ``"joblib"`` uses loky worker processes; ``"dask"`` a ``dask.distributed``
-        cluster (``client`` or ``scheduler_address``, else the default client).
-    n_jobs : int
-        Number of joblib workers (>= 1, or -1 for all cores); ignored otherwise.
+        cluster (``client`` or ``scheduler_address``, else ``$LDP_SCHEDULER``, else
+        the default client).  None (the default): :func:`backend_settings`, i.e.
+        ``$LDP_BACKEND``, else every local core for the ``"paper"`` profile and
+        serial otherwise.
+    n_jobs : int, optional
+        Number of joblib workers (>= 1, or -1 for all cores); None: ``$LDP_JOBS``,
+        else -1.  Ignored by the other back ends.
     client : dask.distributed.Client, optional
     scheduler_address : str, optional
         Address of a running Dask scheduler; a client is opened and closed here.
+        None: ``$LDP_SCHEDULER`` when the back end is Dask and no client is given.
     progress : bool
         Show a text progress bar (:func:`ldp.progress.progress`).
     desc : str, optional
@@ -174,8 +287,16 @@ def sweep(
     keys, values = _check_grid(grid)
     trials = check_int(trials, "trials", minimum=1)
     seed = check_int(seed, "seed", minimum=0)
-    if backend not in BACKENDS:
+    if backend is not None and backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    if backend is None or n_jobs is None or (backend == "dask" and client is None and scheduler_address is None):
+        env = backend_settings()
+        if backend is None:
+            backend = env["backend"]
+        if n_jobs is None:
+            n_jobs = env["n_jobs"]
+        if backend == "dask" and client is None and scheduler_address is None:
+            scheduler_address = env["scheduler_address"]
     n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
     if n_jobs == 0:
         raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
@@ -184,35 +305,10 @@ def sweep(
 
     points = [dict(zip(keys, combo)) for combo in itertools.product(*values)]
     tasks = [(pi, t) for pi in range(len(points)) for t in range(trials)]
-    total = len(tasks)
     label = desc if desc is not None else getattr(func, "__name__", "sweep")
-    results: list[tuple[int, int, list[dict[str, Any]]]] = []
-
-    if backend == "serial":
-        for pi, t in _progress(tasks, total, label, progress):
-            results.append(_run_task(func, points[pi], pi, t, seed))
-    elif backend == "joblib":
-        from joblib import Parallel, delayed
-
-        gen = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")(
-            delayed(_run_task)(func, points[pi], pi, t, seed) for pi, t in tasks)
-        for res in _progress(gen, total, label, progress):
-            results.append(res)
-    else:
-        dclient, owned = _dask_client(client, scheduler_address)  # clear ImportError if distributed is missing
-        from distributed import as_completed
-        try:
-            futures = [dclient.submit(_run_task, func, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
-            try:
-                for fut in _progress(as_completed(futures), total, label, progress):
-                    results.append(fut.result())
-            except BaseException:
-                dclient.cancel(futures)
-                raise
-        finally:
-            if owned:
-                dclient.close()
-
+    run = {"serial": _run_serial, "joblib": _run_joblib, "dask": _run_dask}[backend]
+    results = run(func, points, tasks, seed, progress=progress, label=label, n_jobs=n_jobs, client=client,
+                  scheduler_address=scheduler_address)
     results.sort(key=lambda r: (r[0], r[1]))
     rows: list[dict[str, Any]] = []
     result_cols: dict[str, None] = {}

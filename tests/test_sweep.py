@@ -1,14 +1,24 @@
-"""Tests for ldp.experiments: identical sweeps on serial, joblib and Dask; seeding; tidy output; validation."""
+"""Tests for ldp.sweep: identical sweeps on serial, joblib and Dask; seeding; tidy output; validation."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from ldp.experiments import summarise, sweep, trial_rng
+from ldp import profiles
 from ldp.oracles import GRR
+from ldp.sweep import backend_settings, summarise, sweep, trial_rng
 
 GRID = {"epsilon": [0.5, 2.0], "d": [4, 8]}
+ENV_VARS = ("LDP_BACKEND", "LDP_JOBS", "LDP_SCHEDULER")
+
+
+@pytest.fixture(autouse=True)
+def clean_backend_env(monkeypatch):
+    """Every test starts with no back-end variable set and no active profile recorded."""
+    for var in ENV_VARS:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(profiles, "_current", None)
 
 
 def grr_trial(epsilon, d, rng):
@@ -71,7 +81,7 @@ def test_joblib_matches_serial():
 def test_dask_threads_and_processes_match_serial():
     distributed = pytest.importorskip("distributed")
     serial = sweep(grr_trial, GRID, trials=3, seed=5, progress=False)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         threads = sweep(grr_trial, GRID, trials=3, seed=5, backend="dask", client=client)
         # the default client is used when none is passed
@@ -145,3 +155,90 @@ def test_summarise():
     assert len(whole) == 1 and whole["n"].iloc[0] == 16
     with pytest.raises(ValueError, match="not in frame"):
         summarise(df, by=["nope"], values=["mse"])
+
+
+def test_default_backend_follows_the_active_profile(monkeypatch):
+    assert backend_settings() == {"backend": "serial", "n_jobs": -1, "scheduler_address": None}
+    for profile, expected in (("smoke", "serial"), ("book", "serial"), ("paper", "joblib")):
+        monkeypatch.delenv("LDP_PROFILE", raising=False)
+        profiles.active_profile(profile)
+        assert profiles.current_profile() == profile
+        assert backend_settings()["backend"] == expected
+    monkeypatch.setenv("LDP_BACKEND", "serial")
+    assert backend_settings()["backend"] == "serial"          # the setting wins over the profile
+
+
+def test_environment_chooses_the_backend_and_results_do_not_change(monkeypatch):
+    serial = sweep(grr_trial, GRID, trials=3, seed=13, backend="serial", progress=False)
+    monkeypatch.setenv("LDP_BACKEND", "joblib")
+    monkeypatch.setenv("LDP_JOBS", "2")
+    assert backend_settings() == {"backend": "joblib", "n_jobs": 2, "scheduler_address": None}
+    pd.testing.assert_frame_equal(serial, sweep(grr_trial, GRID, trials=3, seed=13, progress=False))
+    monkeypatch.setattr(profiles, "_current", "paper")        # paper default: every local core
+    monkeypatch.delenv("LDP_BACKEND")
+    monkeypatch.delenv("LDP_JOBS")
+    assert backend_settings() == {"backend": "joblib", "n_jobs": -1, "scheduler_address": None}
+    pd.testing.assert_frame_equal(serial, sweep(grr_trial, GRID, trials=3, seed=13, progress=False))
+
+
+def test_environment_scheduler_runs_on_a_dask_cluster(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    serial = sweep(grr_trial, GRID, trials=3, seed=17, backend="serial", progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        monkeypatch.setenv("LDP_SCHEDULER", cluster.scheduler_address)
+        assert backend_settings()["backend"] == "dask"         # the address alone implies Dask
+        monkeypatch.setenv("LDP_BACKEND", "dask")
+        on_cluster = sweep(grr_trial, GRID, trials=3, seed=17, progress=False)
+    pd.testing.assert_frame_equal(serial, on_cluster)
+
+
+@pytest.mark.parametrize("env,match", [
+    ({"LDP_BACKEND": "spark"}, "LDP_BACKEND"),
+    ({"LDP_BACKEND": "Joblib"}, "LDP_BACKEND"),
+    ({"LDP_JOBS": "0"}, "LDP_JOBS"),
+    ({"LDP_JOBS": "two"}, "LDP_JOBS"),
+    ({"LDP_JOBS": "-2"}, "LDP_JOBS"),
+    ({"LDP_SCHEDULER": "localhost"}, "LDP_SCHEDULER"),
+    ({"LDP_SCHEDULER": "tcp://h:8786", "LDP_BACKEND": "joblib"}, "LDP_SCHEDULER"),
+])
+def test_bad_environment_is_a_clear_error(monkeypatch, env, match):
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    with pytest.raises(ValueError, match=match):
+        sweep(lambda a, rng: {"x": a}, {"a": [1]}, trials=1, seed=0, progress=False)
+
+
+def test_progress_bar_goes_to_stderr_and_can_be_switched_off(monkeypatch, capsys):
+    sweep(grr_trial, GRID, trials=2, seed=1, desc="shown")
+    assert "shown" in capsys.readouterr().err
+    monkeypatch.setenv("LDP_PROGRESS", "0")
+    sweep(grr_trial, GRID, trials=2, seed=1, desc="hidden")
+    captured = capsys.readouterr()
+    assert "hidden" not in captured.err and "hidden" not in captured.out
+
+
+def test_chunks_cover_every_task_once():
+    from ldp.sweep import _chunks
+    tasks = [(p, t) for p in range(5) for t in range(7)]
+    for workers in (1, 2, 3, 16):
+        chunks = _chunks(tasks, workers)
+        assert len(chunks) == min(len(tasks), 4 * workers)
+        assert sorted(x for c in chunks for x in c) == tasks
+    assert _chunks([], 2) == [[]]
+
+
+def test_closures_run_on_joblib_workers():
+    # notebooks pass lambdas and local functions over their data; loky ships them by value
+    data = np.arange(10.0)
+    trial = lambda a, rng: {"x": float(data[a] + rng.random())}       # noqa: E731
+    pd.testing.assert_frame_equal(sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="serial", progress=False),
+                                  sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="joblib", n_jobs=2,
+                                        progress=False))
+
+
+def test_dask_without_distributed_installed_names_the_extra(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "distributed", None)          # as if the package were missing
+    with pytest.raises(ImportError, match=r"ldp-compendium\[dask\]"):
+        sweep(lambda a, rng: {"x": a}, {"a": [1]}, trials=1, seed=0, backend="dask", progress=False)
