@@ -112,7 +112,7 @@ def _without_timings(rows):
 def test_shared_lasso_fit_gives_the_separate_estimates():
     from ldp.lopub import LoPubEncoder
     table = _table(600)
-    reports = LoPubEncoder(table.domains, f=0.4, m=16, h=2).encode(table, 3, attrs=(0, 2))
+    reports = LoPubEncoder(table.sizes, f=0.4, m=16, h=2).encode(table, 3, attrs=(0, 2))
     shared = estimate_joints(reports, (0, 1), METHODS)
     assert list(shared) == list(METHODS)
     for method in METHODS:
