@@ -34,7 +34,7 @@ from .pipeline import pairwise_joints
 from .pruning import n_keep
 from .schema import CodedTable
 
-__all__ = ["group_stats", "gap_and_margin", "binomial_se", "exact_mi_inputs", "ldp_mi_inputs",
+__all__ = ["group_stats", "rate_stats", "subset", "gap_and_margin", "binomial_se", "exact_mi_inputs", "ldp_mi_inputs",
            "printed_pairs_check", "cells_matching"]
 
 
@@ -172,3 +172,46 @@ def cells_matching(computed: pd.DataFrame, printed: pd.DataFrame, *, exact: Sequ
     hits = sum(int((computed[c].to_numpy() == printed[c].to_numpy()).sum()) for c in exact)
     hits += sum(int((np.abs(computed[c].to_numpy(float) - printed[c].to_numpy(float)) <= tol).sum()) for c in approx)
     return hits
+
+
+def subset(stats: pd.DataFrame, method: str, datasets: Sequence[str], **levels: Any) -> pd.DataFrame:
+    """Rows of :func:`group_stats` output for one ``method`` and some ``datasets``, other levels fixed.
+
+    ``stats`` is indexed by levels including ``method`` and ``data``; each keyword
+    ``level=value`` keeps the rows at that value and drops the level, so that two
+    subsets taken at different values of it (e.g. ``f=0.1`` and ``f=0.9``) share
+    their index and can be compared with :func:`gap_and_margin`.
+    """
+    if not isinstance(stats, pd.DataFrame):
+        raise TypeError(f"stats must be a pandas DataFrame, got {type(stats).__name__}")
+    names = list(stats.index.names)
+    for level in ("method", "data", *levels):
+        if level not in names:
+            raise ValueError(f"stats has no index level {level!r}; it has {names}")
+    if isinstance(datasets, str):
+        raise TypeError("datasets must be a sequence of names, not a single string")
+    s = stats.xs(method, level="method")
+    s = s[s.index.get_level_values("data").isin(list(datasets))]
+    for level, value in levels.items():
+        s = s.xs(value, level=level)
+    if s.empty:
+        raise ValueError(f"no rows for method={method!r}, datasets={list(datasets)}, {levels}")
+    return s
+
+
+def rate_stats(frame: pd.DataFrame, by: Sequence[str], value: str, n: str) -> pd.DataFrame:
+    """Mean of a rate per group, with the binomial standard error on the group's ``n`` items in total.
+
+    ``frame[n]`` holds the number of items each rate was measured on (test records for
+    a classification rate, attribute pairs for an identification rate); the standard
+    error is ``binomial_se(mean, sum of n in the group)``.  Returns columns ``mean``,
+    ``se`` and ``n`` like :func:`group_stats`.
+    """
+    by = list(by)
+    _columns(frame, [*by, value, n])
+    if frame.empty:
+        raise ValueError("frame is empty")
+    g = frame.groupby(by)
+    out = pd.DataFrame({"mean": g[value].mean(), "n": g[n].sum()})
+    out["se"] = binomial_se(out["mean"].clip(0, 1).to_numpy(), out["n"].to_numpy())
+    return out[["mean", "se", "n"]]
