@@ -8,6 +8,8 @@ precision plus our Monte-Carlo error.  This module turns the sweep frames of
 cells stay one line per claim:
 
 * :func:`group_stats` -- mean, standard error and count of a column per group;
+* :func:`rate_stats` -- the same for a rate, with the binomial standard error;
+* :func:`subset` -- one method's rows for some datasets, other levels fixed;
 * :func:`gap_and_margin` -- the smallest gap ``mean_a - mean_b`` over groups and the
   largest noise margin ``z * sqrt(se_a^2 + se_b^2)`` over the same groups;
 * :func:`binomial_se` -- the standard error of a rate measured on ``n`` items;
@@ -190,10 +192,10 @@ def subset(stats: pd.DataFrame, method: str, datasets: Sequence[str], **levels: 
             raise ValueError(f"stats has no index level {level!r}; it has {names}")
     if isinstance(datasets, str):
         raise TypeError("datasets must be a sequence of names, not a single string")
-    s = stats.xs(method, level="method")
+    s = stats[stats.index.get_level_values("method") == method].droplevel("method")
     s = s[s.index.get_level_values("data").isin(list(datasets))]
     for level, value in levels.items():
-        s = s.xs(value, level=level)
+        s = s[s.index.get_level_values(level) == value].droplevel(level)
     if s.empty:
         raise ValueError(f"no rows for method={method!r}, datasets={list(datasets)}, {levels}")
     return s
