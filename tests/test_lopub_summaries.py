@@ -101,3 +101,21 @@ def test_cells_matching_counts_exact_and_rounded_cells():
     assert su.cells_matching(printed, printed, exact=["a"], approx=["r"]) == 4
     with pytest.raises(ValueError, match="index"):
         su.cells_matching(computed.reset_index(drop=True), printed, exact=["a"])
+
+
+def test_paired_gap_removes_the_spread_between_units():
+    rows = []
+    for unit, level in enumerate((0.0, 10.0, 20.0)):          # very different units, constant difference 1 +- 0.1
+        for method, shift in (("A", 1.0 + 0.1 * (unit - 1)), ("B", 0.0)):
+            rows.append({"data": "X", "f": 0.1, "combo": (unit, unit + 1), "method": method, "v": level + shift})
+    frame = pd.DataFrame(rows)
+    gap, margin = su.paired_gap(frame, "v", {"method": "A"}, {"method": "B"}, keys=["data", "f"], unit="combo")
+    assert gap == pytest.approx(1.0)
+    assert margin == pytest.approx(3 * 0.1 / math.sqrt(3))
+    s = su.group_stats(frame, ["data", "f", "method"], "v")
+    _, unpaired = su.gap_and_margin(su.subset(s, "A", ["X"]), su.subset(s, "B", ["X"]))
+    assert unpaired > 10 * margin
+    with pytest.raises(ValueError, match="no rows"):
+        su.paired_gap(frame, "v", {"method": "C"}, {"method": "B"}, keys=["data", "f"], unit="combo")
+    with pytest.raises(ValueError, match="grouping"):
+        su.paired_gap(frame, "v", {"data": "X"}, {"data": "X"}, keys=["data"], unit="combo")

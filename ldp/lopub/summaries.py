@@ -12,6 +12,8 @@ cells stay one line per claim:
 * :func:`subset` -- one method's rows for some datasets, other levels fixed;
 * :func:`gap_and_margin` -- the smallest gap ``mean_a - mean_b`` over groups and the
   largest noise margin ``z * sqrt(se_a^2 + se_b^2)`` over the same groups;
+* :func:`paired_gap` -- the same from differences paired by experimental unit (e.g. the
+  attribute combination), which removes the spread between units from the margin;
 * :func:`binomial_se` -- the standard error of a rate measured on ``n`` items;
 * :func:`exact_mi_inputs` / :func:`ldp_mi_inputs` -- the mutual-information matrix and
   one-way marginals that entropy pruning (Algorithm 5) needs, exact or from LoPub reports;
@@ -36,7 +38,7 @@ from .pipeline import pairwise_joints
 from .pruning import n_keep
 from .schema import CodedTable
 
-__all__ = ["group_stats", "rate_stats", "subset", "gap_and_margin", "binomial_se", "exact_mi_inputs", "ldp_mi_inputs",
+__all__ = ["group_stats", "rate_stats", "subset", "gap_and_margin", "paired_gap", "binomial_se", "exact_mi_inputs", "ldp_mi_inputs",
            "printed_pairs_check", "cells_matching"]
 
 
@@ -217,3 +219,46 @@ def rate_stats(frame: pd.DataFrame, by: Sequence[str], value: str, n: str) -> pd
     out = pd.DataFrame({"mean": g[value].mean(), "n": g[n].sum()})
     out["se"] = binomial_se(out["mean"].clip(0, 1).to_numpy(), out["n"].to_numpy())
     return out[["mean", "se", "n"]]
+
+
+def paired_gap(frame: pd.DataFrame, value: str, a: Mapping[str, Any], b: Mapping[str, Any], *,
+               keys: Sequence[str], unit: str, z: float = 3.0) -> tuple[float, float]:
+    """Smallest mean paired difference ``a - b`` over groups, and the largest noise margin ``z·se``.
+
+    The rows selected by ``a`` (a mapping ``column: value``, e.g. ``{"method": "EM_JD"}``)
+    are paired with the rows selected by ``b`` that share every column of ``keys`` and
+    ``unit`` not used in the selections; ``unit`` names the experimental unit (e.g. the
+    attribute combination), which both sides share.  Pairing removes the spread between
+    units (some combinations are much harder than others) from the comparison: the
+    standard error is that of the mean *difference* over the units of a group.  Groups
+    are the remaining ``keys``.  The claim "a exceeds b in every group" passes when the
+    gap exceeds the margin (``ldp.claims.exceeds(margin)`` with ``paper=0``).
+    """
+    if not (isinstance(z, (int, float)) and math.isfinite(z) and z > 0):
+        raise ValueError(f"z must be a finite number > 0, got {z!r}")
+    for name, sel in (("a", a), ("b", b)):
+        if not isinstance(sel, Mapping) or not sel:
+            raise ValueError(f"{name} must be a non-empty mapping of column to value, got {sel!r}")
+    chosen = set(a) | set(b)
+    _columns(frame, [*keys, unit, value, *chosen])
+    on = [k for k in keys if k not in chosen] + [unit]
+    groups = [k for k in keys if k not in chosen]
+    if not groups:
+        raise ValueError("keys must leave at least one grouping column besides the selections")
+
+    def side(sel: Mapping[str, Any]) -> pd.DataFrame:
+        mask = np.ones(len(frame), dtype=bool)
+        for col, v in sel.items():
+            mask &= (frame[col] == v).to_numpy()
+        rows = frame.loc[mask, [*on, value]]
+        if rows.empty:
+            raise ValueError(f"no rows match {dict(sel)}")
+        return rows.assign(_u=rows[unit].map(repr)).drop(columns=unit)
+
+    key_cols = [k for k in on if k != unit] + ["_u"]
+    merged = side(a).merge(side(b), on=key_cols, suffixes=("_a", "_b"))
+    if merged.empty:
+        raise ValueError("the selections share no experimental unit")
+    merged["_d"] = merged[f"{value}_a"] - merged[f"{value}_b"]
+    stats = group_stats(merged, groups, "_d")
+    return float(stats["mean"].min()), float((z * stats["se"]).max())
