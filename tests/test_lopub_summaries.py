@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ldp.lopub import CodedTable, empirical_mi_matrix, n_keep, pruning_table
+from ldp.lopub import empirical_mi_matrix, n_keep, pruning_table
 from ldp.lopub import examples as ex
 from ldp.lopub import summaries as su
 from ldp.lopub.datasets import tpce_standin
@@ -17,7 +17,7 @@ def _frame():
     rows = []
     for method, base in (("A", 2.0), ("B", 1.0)):
         for f in (0.1, 0.9):
-            for rep, noise in enumerate((-0.1, 0.0, 0.1)):
+            for noise in (-0.1, 0.0, 0.1):
                 rows.append({"data": "X", "f": f, "method": method, "v": base + f + noise})
     return pd.DataFrame(rows)
 

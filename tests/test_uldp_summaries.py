@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ldp.data import is_available
 from ldp.uldp import paper
 from ldp.uldp import summaries as su
 from ldp.uldp.datasets import leading_rows_table, load_table
@@ -60,8 +61,6 @@ def test_paper_values_are_consistent():
 
 
 def test_the_papers_own_truncation_lowers_the_error_as_n_grows():
-    pytest.importorskip("ldp.data")
-    from ldp.data import is_available
     if not is_available("nursery"):
         pytest.skip("the nursery file is not present")
     grid = su.exact_grid({n: leading_rows_table("fig6", n) for n in paper.FIG6_SIZES}, [2.0], ("CPRR",))

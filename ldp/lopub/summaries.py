@@ -38,8 +38,8 @@ from .pipeline import pairwise_joints
 from .pruning import n_keep
 from .schema import CodedTable
 
-__all__ = ["group_stats", "rate_stats", "subset", "gap_and_margin", "paired_gap", "binomial_se", "exact_mi_inputs", "ldp_mi_inputs",
-           "printed_pairs_check", "cells_matching"]
+__all__ = ["group_stats", "rate_stats", "subset", "gap_and_margin", "paired_gap", "binomial_se", "exact_mi_inputs",
+           "ldp_mi_inputs", "printed_pairs_check", "cells_matching"]
 
 
 def _columns(frame: pd.DataFrame, columns: Sequence[str]) -> None:
@@ -74,8 +74,8 @@ def gap_and_margin(a: pd.DataFrame, b: pd.DataFrame, *, z: float = 3.0) -> tuple
     """
     if not (isinstance(z, (int, float)) and math.isfinite(z) and z > 0):
         raise ValueError(f"z must be a finite number > 0, got {z!r}")
-    for name, s in (("a", a), ("b", b)):
-        _columns(s, ["mean", "se"])
+    for side in (a, b):
+        _columns(side, ["mean", "se"])
     common = a.index.intersection(b.index)
     if len(common) == 0:
         raise ValueError("a and b share no group")
