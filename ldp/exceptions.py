@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-__all__ = ["ConvergenceWarning", "warn_not_converged"]
+__all__ = ["ConvergenceWarning", "fixed_iterations", "warn_not_converged"]
 
 
 class ConvergenceWarning(UserWarning):
@@ -19,3 +21,15 @@ def warn_not_converged(converged: bool, method: str, max_iter: int, tol: float) 
     if not converged:
         warnings.warn(f"{method} stopped at max_iter={max_iter} before the change fell below tol={tol:g}; "
                       "raise max_iter or loosen tol", ConvergenceWarning, stacklevel=3)
+
+
+@contextmanager
+def fixed_iterations() -> Iterator[None]:
+    """Silence :class:`ConvergenceWarning` for runs that stop at ``max_iter`` on purpose.
+
+    For instance a worked example that shows EM's first iterate (``max_iter=1``), or a
+    comparison of two implementations step by step.  Other warnings still show.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        yield

@@ -189,7 +189,7 @@ def test_entropy_prune_modes():
 
 
 # ------------------------------------------------------------------ T-R3: every printed cell of Tables 7-9
-def test_spec_ratio_examples():
+def test_ratio_examples_from_tables_7_to_9():
     assert loss_ratio(102, 88) == pytest.approx(0.137, abs=5e-4)
     assert loss_ratio(240, 256) == pytest.approx(-0.0667, abs=5e-5)
     assert reduction_ratio(105, 91) == pytest.approx(0.1333, abs=5e-5)

@@ -27,7 +27,7 @@ from ldp.oracles.bloom import epsilon_from_f
 # ------------------------------------------------------------------ T-P1, T-P2, T-P3: budgets
 @pytest.mark.parametrize("f, eps", [(0.1, 23.56), (0.2, 17.58), (0.3, 13.88), (0.4, 11.09), (0.5, 8.79),
                                     (0.6, 6.78), (0.7, 4.95), (0.8, 3.24), (0.9, 1.61)])
-def test_epsilon_table_of_spec(f, eps):
+def test_epsilon_table_per_attribute(f, eps):
     enc = LoPubEncoder((3, 2), f=f, m=16, h=4)
     assert round(enc.epsilon_attribute, 2) == pytest.approx(eps)
 

@@ -1,4 +1,4 @@
-"""The nursery / score count tables, the stand-in fallback and random subsamples (paper 004, Sec. 7.3)."""
+"""The nursery / score count tables, the stand-in fallback and random subsamples (Yin et al., Sec. 7.3)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The paper's printed formulas are biased where spec 004 says so; the corrected ones are exact."""
+"""The paper's printed formulas are biased (errata U1-U9 of the book); the corrected ones are exact."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Estimators, exact expectations and variances, metrics (paper 004, Algorithms 2 and 4, Sec. 6.2)."""
+"""Estimators, exact expectations and variances, metrics (Yin et al., Algorithms 2 and 4, Sec. 6.2)."""
 from __future__ import annotations
 
 import math
@@ -174,8 +174,8 @@ def test_expected_ed_matches_simulation():
         assert expected_euclidean(mech, f, n) == pytest.approx(expected_ed(mech, f, n) * math.sqrt(15))
 
 
-def test_spec_expected_ed_values():
-    """Spec 004 §5.6, Fig. 3(a) at epsilon = 2 (4-decimal table values)."""
+def test_expected_ed_regression_values():
+    """Exact expected ED on the Fig. 3(a) table at epsilon = 2, to four decimals (the experiments notebook's table)."""
     model = ULDPModel2D.first_sensitive(3, 5, 2, 2)
     true = np.array([[1440, 2, 196, 1924, 758], [1440, 0, 132, 1484, 1264], [1440, 0, 0, 858, 2022]])
     f, n = true / true.sum(), int(true.sum())

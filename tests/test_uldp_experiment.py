@@ -1,4 +1,4 @@
-"""Trial functions of the experiments notebook (paper 004, Figs. 3-7)."""
+"""Trial functions of the experiments notebook (Yin et al., Figs. 3-7)."""
 from __future__ import annotations
 
 import math

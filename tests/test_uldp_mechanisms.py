@@ -1,4 +1,4 @@
-"""Channels, parameters, validity region, reductions, samplers and input validation (paper 004)."""
+"""Channels, parameters, validity region, reductions, samplers and input validation (Yin et al.)."""
 from __future__ import annotations
 
 import math
@@ -184,7 +184,7 @@ def test_cprr_channel_matches_algorithm3_table():
         assert (grp["probability"] * grp["how many"]).sum() == pytest.approx(1.0), case
 
 
-# ---------------------------------------------------------------------------- reductions (spec §6.10)
+# ---------------------------------------------------------------------------- reductions to uRR and GRR
 @given(kx=st.integers(1, 4), ky=st.integers(1, 4), eps=st.floats(0.05, 8.0))
 @settings(max_examples=40, deadline=None)
 def test_all_sensitive_gives_grr_on_the_product_domain(kx, ky, eps):

@@ -1,4 +1,4 @@
-"""ULDP definitions and the exact condition checks (paper 004, Definitions 2 and 3)."""
+"""ULDP definitions and the exact condition checks (Yin et al., Definitions 2 and 3)."""
 from __future__ import annotations
 
 import math
@@ -117,7 +117,7 @@ def test_identity_reveals_sensitive_inputs():
 
 # ---------------------------------------------------------------------------- 2-D ULDP (Definition 3)
 EXPECTED_VERDICTS = {
-    # condition -> holds?  (spec 004 §3.3 / §6.5)
+    # condition -> holds? (the table of conditions in the theory notebook)
     "JuRR": {1: True, 2: True, 3: True, 4: True, 5: True, 6: True},
     "TDRR": {1: True, 2: True, 3: True, 4: True, 5: True, 6: True},
     "CPRR": {1: True, 2: False, 3: True, 4: False, 5: True, 6: True},

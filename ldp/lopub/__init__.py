@@ -21,6 +21,8 @@ Modules, in the order of the paper:
 * :mod:`~ldp.lopub.authors`    Table 7 as the authors' public code computed it (coding, sample, ranking)
 * :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.sweep.sweep``)
 * :mod:`~ldp.lopub.figures`    one curve per estimator in the house style
+* :mod:`~ldp.lopub.summaries`  means, standard errors, paired gaps and margins behind the claims
+* :mod:`~ldp.lopub.paper`      the numbers the paper prints, each with its place in the paper
 """
 from ..tables import CodedTable
 from . import authors

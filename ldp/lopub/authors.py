@@ -1,34 +1,46 @@
-"""Table 7 of Ren et al. (LoPub) as the authors computed it.
+"""Table 7 of Ren et al. (LoPub) as the authors computed it: what their code shows, and what we inferred.
 
 The paper leaves open how Adult was coded, which records entered the dependency
 search and how Algorithm 5 ranks attributes.  The authors' public code
-(IoTDATALab/Python_LoPub, bib key ``ren2018code``: ``Whole_Process.py`` at commit
-e1e8e76, ``Dependency.py`` at df08a8b, the coded Adult file ``data/Data2-coarse.dat``
-at 548db5d) fixes these details.  This module re-implements them (nothing is copied;
-the authors' code is Python 2.7):
+(IoTDATALab/Python_LoPub, bib key ``ren2018code``; files read: ``data/Data2-coarse.dat``
+and ``Get_Params.py`` at commit 548db5d28b491f0fed18cb7eb1b7b68e0b28aed7,
+``Whole_Process.py`` at e1e8e76, ``Dependency.py`` at df08a8b) settles some of these
+details; for the others we made an inference, and this module says which is which.
+Nothing is copied (the authors' code is Python 2.7); everything is re-implemented.
 
-* **rows**: ``adult.data`` then ``adult.test``, every row with a missing (``'?'``)
-  field dropped, file order kept: 45,222 records;
-* **coding**: the nine categorical attributes are coded ``0, 1, ...`` in order of first
-  appearance; the six integer-valued attributes (age, fnlwgt, education-num,
-  capital-gain, capital-loss, hours-per-week) are cut into 16 equal-width bins between
-  the column's minimum and maximum, closed on the right, the minimum in the first bin.
-  Bin indices are computed in exact integer arithmetic,
+What the authors' files show:
+
+* **rows** (``Data2-coarse.dat``): ``adult.data`` then ``adult.test``, every row with a
+  missing (``'?'``) field dropped, file order kept: 45,222 records;
+* **coding** (``Data2-coarse.dat``): the nine categorical attributes are coded
+  ``0, 1, ...`` in order of first appearance; the six integer-valued attributes (age,
+  fnlwgt, education-num, capital-gain, capital-loss, hours-per-week) are cut into 16
+  equal-width bins between the column's minimum and maximum, closed on the right, the
+  minimum in the first bin.  Bin indices are computed in exact integer arithmetic,
   ``ceil(16 (x - min) / (max - min)) - 1`` floored at 0, so no value on a bin edge
   depends on floating-point rounding.  Every binned attribute keeps its 16 bins as its
   domain, whether or not a bin is occupied (as in the authors' domain file);
-* **sample**: 10 % of the records, ``int(45222 * 0.1) = 4522``, drawn as Python 2.7's
-  ``random.seed(10); random.sample(rows, 4522)`` draws them (:func:`py27_sample`);
-* **dependencies**: mutual information in nats of the empirical joint of each pair on the
-  sample, threshold ``tau = min(|Omega_m| - 1, |Omega_n| - 1) phi^2 / 2`` (Eq. (26)),
-  and, in the authors' ``Dependency.py``, the strict test ``I > tau``;
-* **pruning**: attributes ranked by ``H / (|Omega| - 1)`` (not the ``H / |Omega|`` of the
-  paper's text), ``n_keep = half_up(d (1 - phi))``.
+* **sample** (``get_file_info`` in ``Get_Params.py``): 10 % of the records,
+  ``int(45222 * 0.1) = 4522``, drawn by ``random.sample(multilist, int(node_num * samplerate))``;
+* **dependencies** (``True_Dep_Graph`` in ``Dependency.py``): the threshold
+  ``tau = min(|Omega_m| - 1, |Omega_n| - 1) phi^2 / 2`` (Eq. (26)) and the strict test
+  ``MI > tau``; the mutual information here is the exact one, in nats, of the empirical
+  joint of each pair on the sample.
+
+What we inferred (not found in the files read):
+
+* **the seed**: no seed is set in ``Get_Params.py``, ``Whole_Process.py`` or
+  ``Dependency.py``.  Seed 10 is the seed under which Python 2.7's ``random.sample``
+  algorithm (:func:`py27_sample`, driven by ``random.Random(10).random``) yields a sample
+  that reproduces all 30 printed cells of Table 7.  A Table 7 computed with it is
+  therefore *calibrated* to the table it is compared with;
+* **the pruning key**: attributes ranked by ``H / (|Omega| - 1)`` (not the ``H / |Omega|``
+  of the paper's text), ``n_keep = half_up(d (1 - phi))``; only that key reproduces every
+  cell of Table 7.
 
 :func:`table7` exposes each of these choices as a parameter, so the notebook can show
 which of them matter.  The module uses a local :class:`random.Random` instance only to
-reproduce the authors' Mersenne-Twister stream; it never touches the global ``random``
-state.
+reproduce the Mersenne-Twister stream; it never touches the global ``random`` state.
 """
 from __future__ import annotations
 
@@ -49,7 +61,8 @@ from ..tables import CodedTable
 ADULT_BINNED = ("age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week")
 #: number of bins of every binned attribute
 ADULT_BINS = 16
-#: the authors' sampling rate and seed for the dependency search on Adult
+#: the sampling rate of the authors' dependency search on Adult (``Get_Params.py``), and the seed we
+#: inferred for it (no seed is set in the files read; see the module docstring)
 SAMPLE_RATE = 0.1
 SAMPLE_SEED = 10
 #: the data the dependency search runs on
@@ -138,8 +151,8 @@ def py27_sample(n: int, k: int, random_fn: Callable[[], float]) -> list[int]:
     k : int
         Sample size, ``0 <= k <= n``.
     random_fn : callable
-        Returns floats in ``[0, 1)``; ``random.Random(seed).random`` reproduces the
-        authors' ``random.seed(seed)``.
+        Returns floats in ``[0, 1)``; ``random.Random(seed).random`` gives the same
+        stream as Python 2.7's ``random.seed(seed)``.
     """
     n = check_int(n, "n", minimum=0)
     k = check_int(k, "k", minimum=0, maximum=n)
@@ -167,7 +180,11 @@ def py27_sample(n: int, k: int, random_fn: Callable[[], float]) -> list[int]:
 
 
 def authors_sample(table: CodedTable, rate: float = SAMPLE_RATE, seed: int = SAMPLE_SEED) -> CodedTable:
-    """The ``int(n * rate)`` records the authors' code draws after ``random.seed(seed)``, in drawn order."""
+    """The ``int(n * rate)`` records Python 2.7's ``random.sample`` draws after ``random.seed(seed)``, in drawn order.
+
+    ``rate`` is the authors' (``Get_Params.py``); the default ``seed`` is our inference
+    (see the module docstring), not a value found in their code.
+    """
     rate = check_probability(rate, "rate", open_low=True)
     seed = check_int(seed, "seed", minimum=0)
     k = int(table.n * rate)
@@ -180,8 +197,9 @@ def table7(table: CodedTable, phis: Sequence[float] = TABLE7_PHIS, *, data: str 
            rate: float = SAMPLE_RATE, seed: int = SAMPLE_SEED) -> pd.DataFrame:
     """Table 7's layout (:func:`~ldp.lopub.pruning.pruning_table`, non-binary mode) for a coded table.
 
-    The defaults are the authors' computation: the 10 % sample of :func:`authors_sample`,
-    the ranking key ``H / (|Omega| - 1)``, half-up rounding and the strict edge test.
+    The defaults are the authors' computation as we reconstructed it: the 10 % sample of
+    :func:`authors_sample` (the seed inferred), the ranking key ``H / (|Omega| - 1)``
+    (inferred), half-up rounding and the strict edge test (``Dependency.py``).
     ``data="full"`` uses every record; ``key="paper"`` ranks by ``H / |Omega|`` as the
     paper's text says; ``rounding="floor"`` and ``edge_rule=">="`` give the other readings.
     Mutual information and marginals are the exact empirical ones of the chosen records.

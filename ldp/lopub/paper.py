@@ -1,9 +1,10 @@
 """Numbers that Ren et al. (LoPub, IEEE TIFS 2018) state in their text, each with its place in the paper.
 
 Only values printed in the paper belong here; everything derived is computed by
-the package.  The figures' curves did not survive text extraction, so the only
-figure values available are the few that the prose of Section 6 quotes.  The
-worked examples and Tables 7-9 are in :mod:`ldp.lopub.examples`.
+the package.  No value was read off the curves of the paper's figures: the only
+figure values used are the few that the prose of Section 6 quotes, and each is
+compared as a printed number (half a unit of its last digit).  The worked
+examples and Tables 7-9 are in :mod:`ldp.lopub.examples`.
 """
 from __future__ import annotations
 

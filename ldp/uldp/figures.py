@@ -3,20 +3,22 @@
 The notebooks stay short: each accuracy panel of Figs. 3-6 is one call to
 :func:`error_panel`, which draws the simulated means (markers with two-standard-
 error bars), the exact expectation ``sqrt(E[ED²])`` as a line over a fine ε
-grid, and shades the region where JuRR does not exist.
+grid, and shades the region where JuRR does not exist; :func:`error_grid` lays
+four settings out as a 2×2 grid and :func:`shared_legend` puts one legend below it.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..plotting import style_for
+from ..plotting import new_figure, style_for
+from .datasets import SETTINGS, load_table
 from .jurr import jurr_min_epsilon
 
-__all__ = ["error_panel", "ORDER"]
+__all__ = ["error_panel", "error_grid", "shared_legend", "ORDER"]
 
 #: drawing order (and legend order) of the mechanisms
 ORDER = ("JuRR", "CPRR", "TDRR", "JD_GRR")
@@ -61,3 +63,35 @@ def error_panel(ax: Any, sim: pd.DataFrame, theory: pd.DataFrame, *, title: str 
     if legend:
         ax.legend(loc="upper right")
     return ax
+
+
+def error_grid(sim: pd.DataFrame, theory: Mapping[str, pd.DataFrame], keys: Sequence[str], *,
+               title: str = "") -> tuple[Any, Any]:
+    """Four settings as a 2×2 grid of :func:`error_panel` (shared ε axis), without legends.
+
+    ``sim`` has a ``setting`` column and the columns :func:`error_panel` needs;
+    ``theory`` maps each setting key to its exact curves.  Add one legend for the
+    whole grid with :func:`shared_legend` once everything is drawn.
+    """
+    keys = list(keys)
+    if len(keys) != 4:
+        raise ValueError(f"error_grid draws exactly 4 settings, got {len(keys)}")
+    missing = [k for k in keys if k not in theory]
+    if missing:
+        raise ValueError(f"theory lacks the settings {missing}")
+    fig, axes = new_figure(nrows=2, ncols=2, figsize=(11, 7.2), sharex=True)
+    for ax, key in zip(axes.ravel(), keys):
+        t = load_table(key)
+        error_panel(ax, sim[sim["setting"] == key], theory[key], title=SETTINGS[key].label, sx=t.model.sx,
+                    sy=t.model.sy, legend=False)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig, axes
+
+
+def shared_legend(fig: Any, ax: Any) -> Any:
+    """One legend below the figure with the entries of ``ax`` (needs a constrained layout)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        raise ValueError("the axes have no labelled artists")
+    return fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 4))
