@@ -33,7 +33,15 @@ from .khr import (
     khr_theta,
     khr_variance,
 )
-from .leakage import khr_leakage, label_channel, labeldp_channel, labeldp_leakage, leakage_increment, privacy_leakage
+from .leakage import (
+    khr_leakage,
+    label_channel,
+    labeldp_channel,
+    labeldp_leakage,
+    leakage_increment,
+    privacy_leakage,
+    two_round_leakage,
+)
 from .naive_bayes import CLLDPNaiveBayes
 from .omega import check_conditional, conditional_from_joint, omega, omega_bruteforce, omega_curve
 from .tree import CLLDPDecisionTree
@@ -49,6 +57,6 @@ __all__ = [
     "KHR", "approx_n_variance", "effective_epsilon", "expected_sq_l2", "khr_epsilon", "khr_p", "khr_q",
     "khr_theta", "khr_variance",
     "khr_leakage", "label_channel", "labeldp_channel", "labeldp_leakage", "leakage_increment",
-    "privacy_leakage",
+    "privacy_leakage", "two_round_leakage",
     "check_conditional", "conditional_from_joint", "omega", "omega_bruteforce", "omega_curve",
 ]
