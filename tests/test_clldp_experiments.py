@@ -85,3 +85,23 @@ def test_two_round_leakage_refuses_bad_shapes():
         two_round_leakage(np.full((2, 3, 2), 1 / 6), [(1.0, 1.0)], 1)
     with pytest.raises(ValueError, match="sum to 1"):
         two_round_leakage(np.full((2, 3, 2), 0.5), [(1.0, 1.0), (1.0, 1.0)], 1)
+
+
+def test_draw_errors_draws_one_series_per_method_and_refuses_bad_frames():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ldp.clldp.figures import draw_errors
+
+    frame = pd.DataFrame({"dataset": "D", "method": ["a", "a", "b", "b"], "epsilon": [1.0, 2.0, 1.0, 2.0],
+                          "err_mean": [1.0, 0.5, 2.0, 1.0], "err_se": 0.1, "theory_mean": [1.0, 0.5, 2.0, 1.0]})
+    fig, ax = plt.subplots()
+    draw_errors(ax, frame, "D")
+    assert ax.get_legend_handles_labels()[1] == ["a", "b"] and ax.get_yscale() == "log"
+    with pytest.raises(ValueError, match="not in frame"):
+        draw_errors(ax, frame, "E")
+    with pytest.raises(ValueError, match="lacks"):
+        draw_errors(ax, frame.drop(columns="theory_mean"), "D")
+    plt.close(fig)
