@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 
 from ldp.claims import Source
-from ldp.clldp import KHR, omega, pl_closed_form, privacy_leakage, two_round_leakage
-from ldp.clldp import paper
+from ldp.clldp import KHR, omega, paper, pl_closed_form, privacy_leakage, two_round_leakage
 from ldp.clldp.experiments import paired_gap, summarise_trials
 
 
