@@ -14,7 +14,9 @@ Modules (one idea each):
   classifiers (Algs. 3-4, LabelDP, non-private);
 * :mod:`~ldp.clldp.attack` -- the Bayesian label-inference attack (Sec. 7.4);
 * :mod:`~ldp.clldp.datasets`, :mod:`~ldp.clldp.paper` -- data and the paper's stated numbers;
-* :mod:`~ldp.clldp.experiments` -- trial functions behind the experiments notebook.
+* :mod:`~ldp.clldp.experiments` -- trial functions behind the experiments notebook, and the paired
+  differences that give its claims their noise margins;
+* :mod:`~ldp.clldp.figures` -- drawing helpers for that notebook.
 """
 from .accounting import BUDGET_RULES, LeakageLedger, budget_schedule, pl_closed_form, pl_recursion, round_budget
 from .attack import AttackResult, clldp_attack, labeldp_attack
@@ -25,7 +27,7 @@ from .kchoice import approx_n_variance_k, k_ceil, k_floor, resolve_k, select_k
 from .khr import (KHR, approx_n_variance, khr_ldp_epsilon, expected_sq_l2, khr_epsilon, khr_p, khr_q,
                   khr_theta, khr_variance)
 from .leakage import (khr_leakage, label_channel, labeldp_channel, labeldp_leakage, leakage_increment,
-                      privacy_leakage)
+                      privacy_leakage, two_round_leakage)
 from .naive_bayes import CLLDPNaiveBayes
 from .omega import check_label_conditional, conditional_from_joint, omega, omega_bruteforce, omega_curve
 from .tree import CLLDPDecisionTree
@@ -41,6 +43,6 @@ __all__ = [
     "KHR", "approx_n_variance", "khr_ldp_epsilon", "expected_sq_l2", "khr_epsilon", "khr_p", "khr_q",
     "khr_theta", "khr_variance",
     "khr_leakage", "label_channel", "labeldp_channel", "labeldp_leakage", "leakage_increment",
-    "privacy_leakage",
+    "privacy_leakage", "two_round_leakage",
     "check_label_conditional", "conditional_from_joint", "omega", "omega_bruteforce", "omega_curve",
 ]

@@ -14,7 +14,10 @@ per-trial random streams.
 * :func:`classifier_trial` -- Fig. 4: test accuracy of Naive Bayes or CART
   under every mechanism on a public table (70/30 split);
 * :func:`attack_trial` -- Fig. 5: accuracy of the label-inference attack
-  under LabelDP and under CLLDP.
+  under LabelDP and under CLLDP;
+* :func:`summarise_trials` and :func:`paired_gap` -- means with standard errors,
+  and differences between two methods measured on the same trials, for the
+  claims' noise margins (the book's verdict policy).
 
 Randomness: the dataset draw, the split and every user's perturbation come
 from the trial's ``rng``.  The error is measured on the raw, unclipped Eq. (5)
@@ -27,9 +30,12 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .._checks import as_generator, check_codes, check_epsilon, check_int
 from ..mechanism import sample_support
+from ..sweep import summarise
+from ..tables import ProductDomain
 from .accounting import pl_true_beliefs
 from .attack import clldp_attack, labeldp_attack
 from .basic import BasicSolution
@@ -48,7 +54,7 @@ from .tree.protocol import attrs_of_mask
 __all__ = ["JOINT_METHODS", "CLASSIFIER_METHODS", "FIG3_PUBLIC_ATTRIBUTE", "joint_error_trial",
            "public_joint_error_trial", "k_sweep_trial", "theory_error",
            "public_table", "classifier_trial", "attack_trial", "tree_true_leakage", "tree_leakage_trial",
-           "nb_leakage_trial"]
+           "nb_leakage_trial", "summarise_trials", "paired_gap"]
 
 _M_ATTR, _M_LABEL = SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL
 _M = _M_ATTR * _M_LABEL
@@ -315,3 +321,62 @@ def nb_leakage_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | Non
     over = logs_a > epsilon * (1 + 1e-9)
     return dict(max_log_pl=float(logs_a.max()), share_attributes_over=float(over.mean()),
                 share_users_over=float(w_a[over].sum()))
+
+
+def summarise_trials(frame: pd.DataFrame, by: list[str], values: list[str]) -> pd.DataFrame:
+    """Mean and standard error per group (:func:`ldp.experiments.summarise`); one trial gets a standard error of 0."""
+    out = summarise(frame, by=by, values=values)
+    return out.fillna({c: 0.0 for c in out.columns if c.endswith(("_se", "_std"))})
+
+
+def paired_gap(frame: pd.DataFrame, value: str, a: str, b: str | list[str], by: list[str],
+               against: str = "min") -> pd.DataFrame:
+    """Difference ``value[a] - value[b]`` per group, paired by trial, with its standard error.
+
+    All methods of one trial of a sweep see the same data (the same records, split and
+    sample), so the difference between two methods is measured within each trial and its
+    standard error comes from the spread of those differences over the trials; this is the
+    noise an ordering claim must beat (``margin_from_se`` in :mod:`ldp.claims`).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A sweep's trial rows with columns ``method``, ``trial``, ``value`` and ``by``.
+    value : str
+        The measured column (an error or an accuracy).
+    a : str
+        The method whose value comes first in the difference.
+    b : str or list of str
+        The method it is compared with; with a list, per group the one whose mean is
+        lowest (``against="min"``) or highest (``against="max"``).
+    by : list of str
+        Columns that define a group (e.g. ``["dataset", "epsilon"]``).
+    against : {"min", "max"}
+        How to pick ``b`` from a list.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``by``: ``gap`` (mean difference), ``se`` (its standard error over the
+        trials, 0 with one trial), ``z`` (``gap / se``: 0 for an exact tie, ±inf when
+        ``se`` is 0 and the gap is not) and ``against`` (the method of ``b`` used).
+    """
+    if against not in ("min", "max"):
+        raise ValueError(f"against must be 'min' or 'max', got {against!r}")
+    bs = [b] if isinstance(b, str) else list(b)
+    missing = [m for m in [a, *bs] if m not in set(frame["method"])]
+    if missing:
+        raise ValueError(f"methods not in frame: {missing}; available: {sorted(set(frame['method']))}")
+    wide = frame.pivot_table(index=[*by, "trial"], columns="method", values=value)
+    means = wide[bs].groupby(level=by).mean()
+    pick = means.idxmin(axis=1) if against == "min" else means.idxmax(axis=1)
+    chosen = pick.reindex(wide.index.droplevel("trial")).to_numpy()
+    other = wide[bs].to_numpy()[np.arange(len(wide)), [bs.index(m) for m in chosen]]
+    diff = pd.Series(wide[a].to_numpy() - other, index=wide.index)
+    g = diff.groupby(level=by)
+    out = pd.DataFrame({"gap": g.mean(), "se": (g.std(ddof=1) / np.sqrt(g.count())).fillna(0.0)})
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(out.gap == 0, 0.0, out.gap / out.se)
+    out["z"] = z
+    out["against"] = pick.reindex(out.index)
+    return out

@@ -30,7 +30,7 @@ import numpy as np
 
 from .._checks import check_epsilon
 from ..audit import channel_epsilon, check_channel
-from .khr import check_omega, khr_theta
+from .khr import KHR, check_omega, khr_theta
 from .omega import check_label_conditional
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "labeldp_leakage",
     "khr_leakage",
     "leakage_increment",
+    "two_round_leakage",
 ]
 
 
@@ -98,3 +99,40 @@ def leakage_increment(epsilon: float, omega_used: float, omega_true: float) -> f
     w = check_omega(omega_used, "omega_used")
     w_true = check_omega(omega_true, "omega_true")
     return (w_true / w - 1) * math.expm1(eps)
+
+
+def two_round_leakage(joint: Any, rounds: Any, k: int) -> float:
+    """Exact label privacy leakage ``PL`` of two kHR reports, the second on a refined attribute combination.
+
+    A user first reports attribute ``u`` with kHR, then the pair ``(u, v)``, both with ``k`` heads
+    (the chain ``s^1 = {u} ⊂ s^2 = {u, v}`` of the paper's Sec. 6.2).  The adversary sees both
+    reports; the label-level channel of the pair of outputs is enumerated from the product of the
+    two kHR channels, so the result can be compared with the bound of the paper's Theorem 5
+    (:func:`ldp.clldp.pl_closed_form`).
+
+    Parameters
+    ----------
+    joint : array_like, shape (m_label, m_u, m_v)
+        ``Pr{u, v | l}``: each label's slice sums to 1.
+    rounds : sequence of two (epsilon, omega) pairs
+        Budget and belief used in round 1 (on ``u``) and round 2 (on ``(u, v)``).
+    k : int
+        Number of heads in both rounds.
+
+    Returns
+    -------
+    float
+        ``PL = exp(channel_epsilon(Q))`` of the two-report label channel ``Q``.
+    """
+    F = np.asarray(joint, dtype=float)
+    if F.ndim != 3:
+        raise ValueError(f"joint must have shape (m_label, m_u, m_v), got shape {F.shape}")
+    check_label_conditional(F.reshape(F.shape[0], -1))
+    if len(rounds) != 2:
+        raise ValueError(f"rounds must hold two (epsilon, omega) pairs, got {len(rounds)}")
+    (e1, w1), (e2, w2) = rounds
+    m_l, m_u, m_v = F.shape
+    P1 = KHR(e1, w1, k, m_u, m_l).channel().reshape(m_l, m_u, -1)
+    P2 = KHR(e2, w2, k, m_u * m_v, m_l).channel().reshape(m_l, m_u, m_v, -1)
+    Q = np.einsum("luv,lua,luvb->lab", F, P1, P2).reshape(m_l, -1)
+    return math.exp(channel_epsilon(Q))

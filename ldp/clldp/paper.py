@@ -1,12 +1,18 @@
 """Numbers that Xue et al. state in their text, each with its place in the paper.
 
 Only values printed in the paper belong here; everything derived is computed
-by the package.  The figures' plotted values are not in the text and so are
-not available.
+by the package.  The paper prints no numbers for its figures (Figs. 3-6 are
+described in the prose of Sec. 7), so nothing here is read off a figure:
+:data:`SOURCES` gives, for every constant, where it is printed
+(:func:`ldp.claims.printed`), and :data:`PRECISION` the precision of the
+printed numbers that claims compare with (half a unit of the last printed
+digit).
 """
 from __future__ import annotations
 
 import numpy as np
+
+from ..claims import Source, printed
 
 #: Table 1 (= Table 3a): Pr{WBC level | diagnosis}; rows Flu, HIV; columns WBC low, normal, high.
 TABLE1 = np.array([[0.01, 0.22, 0.77],
@@ -51,3 +57,37 @@ OMEGA_SAMPLE_FRACTION = 0.1
 FIG5_LABELDP_MIN = 0.70
 FIG5_LABELDP_SMARTGRID = 0.96
 FIG5_CLLDP_MAX_AT_HALF = 0.60
+
+#: Where each constant is printed in the paper (the provenance shown in the claims table).
+SOURCES: dict[str, Source] = {
+    "TABLE1": printed("Table 1"),
+    "TABLE1_LABELS": printed("Table 1"),
+    "TABLE1_VALUES": printed("Table 1"),
+    "DEF5_EXAMPLE_OMEGA": printed("Sec. 3.3"),
+    "SMOKING_OMEGA": printed("Sec. 4.3"),
+    "TABLE4": printed("Table 4"),
+    "SYNTHETIC_N": printed("Sec. 7.1"),
+    "SYNTHETIC_M_ATTR": printed("Sec. 7.1"),
+    "SYNTHETIC_M_LABEL": printed("Sec. 7.1"),
+    "ADULT_N": printed("Sec. 7.1"),
+    "SMARTGRID_N": printed("Sec. 7.1"),
+    "HEALTHCARE_N": printed("Sec. 7.1"),
+    "EPSILON_RANGE": printed("Secs. 7.2-7.4"),
+    "FIG6_EPSILON": printed("Sec. 7.5"),
+    "FIG6_K_MAX": printed("Sec. 7.5"),
+    "FIG6_CEIL": printed("Sec. 7.5"),
+    "TREE_DEPTH": printed("Sec. 7.3"),
+    "TRAIN_FRACTION": printed("Sec. 7.3"),
+    "OMEGA_SAMPLE_FRACTION": printed("Sec. 7.3"),
+    "FIG5_LABELDP_MIN": printed("Sec. 7.4"),
+    "FIG5_LABELDP_SMARTGRID": printed("Sec. 7.4"),
+    "FIG5_CLLDP_MAX_AT_HALF": printed("Sec. 7.4"),
+}
+
+#: Precision of the printed numbers that claims test: half a unit of the last printed digit
+#: (Table 4 prints three decimals; Sec. 7.4 prints "96%").  The other constants are exact
+#: (sizes, settings) or bounds stated as such ("more than 70%", "less than 60%").
+PRECISION: dict[str, float] = {
+    "TABLE4": 0.0005,
+    "FIG5_LABELDP_SMARTGRID": 0.005,
+}
