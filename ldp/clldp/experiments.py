@@ -35,7 +35,6 @@ import pandas as pd
 from .._checks import as_generator, check_codes, check_epsilon, check_int
 from ..mechanism import sample_support
 from ..sweep import summarise
-from ..tables import ProductDomain
 from .accounting import pl_true_beliefs
 from .attack import clldp_attack, labeldp_attack
 from .basic import BasicSolution
