@@ -1,4 +1,4 @@
-"""Trial functions of the paper-002 experiments (shapes, agreement with the closed forms)."""
+"""Trial functions of the multi-class experiments (shapes, agreement with the closed forms)."""
 from __future__ import annotations
 
 import numpy as np
@@ -77,3 +77,29 @@ def test_topk_parameter_trial():
         runs.topk_parameter_trial(data, "a", 1.2)
     with pytest.raises(ValueError, match="b must be"):
         runs.topk_parameter_trial(data, "b", 0.0)
+
+
+def test_dataset_adapters_look_up_by_name():
+    from functools import partial
+
+    tables = {"t": np.array([[50, 10], [5, 30]])}
+    assert runs.variance_on(tables, "t", 1.0, rng=0) == runs.variance_trial(tables["t"], 1.0, rng=0)
+    feats = {"x": {"f": np.array([[40, 10], [5, 30]])}}
+    assert runs.rmse_on(feats, "x", "PTS", 1.0, rng=3) == runs.rmse_trial(feats["x"], "PTS", 1.0, rng=3)
+    data = {"d": runs.TopKData(syn_classes_table(2, d=200, total=2e4, rng=0))}
+    assert runs.topk_on(data, "d", "PTS", 4.0, rng=1, k=5) == runs.topk_trial(data["d"], "PTS", 4.0, 5, rng=1)
+    syn = {("SYN4", 2): data["d"]}
+    assert runs.syn_topk_on(syn, "SYN4", 2, "PTS-opt", rng=1, k=5) == runs.topk_trial(
+        data["d"], "PTS-opt", 4.0, 5, rng=1, use_global=False, b=None)
+    assert runs.budget_split_on({2: data["d"]}, 2, 0.5, rng=2, k=5) == runs.budget_split_trial(
+        data["d"], 0.5, 4.0, 5, rng=2)
+    assert runs.parameter_on(data, "d", "b", 3.0, rng=2, k=5) == runs.topk_parameter_trial(
+        data["d"], "b", 3.0, 4.0, 5, rng=2)
+    # a partial of an adapter is a sweep function whose grid names the remaining arguments
+    df = sweep(partial(runs.topk_on, data, "d", k=5), {"method": ["PTS"], "epsilon": [4.0]}, trials=2, seed=0,
+               progress=False)
+    assert len(df) == 2 and df.f1.between(0, 1).all()
+    with pytest.raises(ValueError, match="no dataset 'e'"):
+        runs.topk_on(data, "e", "PTS", 4.0)
+    with pytest.raises(TypeError, match="mapping"):
+        runs.rmse_on([1], "x", "PTS", 1.0)
