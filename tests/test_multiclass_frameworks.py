@@ -80,7 +80,8 @@ def test_closed_form_constants():
 
 
 def test_ptj_uses_adaptive_oracle_on_joint_domain():
-    """The adaptive choice (GRR iff domain < 3e^eps + 2): at eps = 1, GRR up to 10 joint values, OUE from 11; at eps = 4 GRR up to 165."""
+    """The adaptive choice (GRR iff domain < 3e^eps + 2): at eps = 1 GRR up to 10 joint values, OUE from 11;
+    at eps = 4 GRR up to 165."""
     assert isinstance(PTJ(1.0, 2, 5).oracle, GRR)
     assert isinstance(PTJ(1.0, 2, 6).oracle, OUE)
     assert isinstance(PTJ(4.0, 3, 55).oracle, GRR)

@@ -186,3 +186,22 @@ def test_hec_topk_script_noise_grows_with_the_number_of_candidates():
     assert hec_topk_script_count_variance(two, 4.0)[0] == pytest.approx(oue_count_variance(two, 4.0)[0])
     with pytest.raises(ValueError, match="slot_counts"):
         hec_topk_script_count_variance(np.array([1.5, 2.0]), 4.0)
+
+
+def test_hec_topk_as_scripted_buries_the_top_items_with_many_classes():
+    """With many invalid users the shared rows drown HEC's signal; with a huge budget the noise vanishes."""
+    from ldp.multiclass.datasets import syn_classes_table
+    from ldp.multiclass.published import hec_topk_as_scripted
+    from ldp.multiclass.runs import TopKData
+    from ldp.multiclass.topk import hec_topk, score_topk
+
+    data = TopKData(syn_classes_table(8, shared=True, d=2048, total=8e5, rng=0))
+
+    def f1(miner, eps, seeds):
+        return np.mean([score_topk(miner(data.labels, data.items, 8, 2048, 10, eps, s).items, data.truth(10))["f1"]
+                        for s in seeds])
+
+    res = hec_topk_as_scripted(data.labels, data.items, 8, 2048, 10, 4.0, rng=0)
+    assert res.items.shape == (8, 10) and res.rounds == len(res.info["levels"])
+    assert f1(hec_topk_as_scripted, 4.0, range(3)) < f1(hec_topk, 4.0, range(3)) - 0.08
+    assert abs(f1(hec_topk_as_scripted, 40.0, range(2)) - f1(hec_topk, 40.0, range(2))) < 0.1

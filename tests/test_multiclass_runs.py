@@ -103,3 +103,10 @@ def test_dataset_adapters_look_up_by_name():
         runs.topk_on(data, "e", "PTS", 4.0)
     with pytest.raises(TypeError, match="mapping"):
         runs.rmse_on([1], "x", "PTS", 1.0)
+
+
+def test_hec_script_trial_scores_the_scripted_miner():
+    data = {("SYN3", 2): runs.TopKData(syn_classes_table(2, d=256, total=2e4, rng=0))}
+    out = runs.hec_script_topk_on(data, "SYN3", 2, rng=4, k=5)
+    assert set(out) == {"f1", "ncr"} and 0 <= out["f1"] <= 1 and 0 <= out["ncr"] <= 1
+    assert out == runs.hec_script_topk_on(data, "SYN3", 2, rng=4, k=5)        # same seed, same result

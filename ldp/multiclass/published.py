@@ -61,6 +61,8 @@ A holder adds her uniform draw itself (mean 1/2 = ``p``) to her own candidate, a
 ``1[u < q]`` to every other candidate.  Row ``r`` of column ``j`` is therefore counted once for
 each candidate ``b != j`` with ``n_b > r``: the same Bernoulli draw is repeated up to ``M - 1``
 times, so the expected counts are right but their noise is far larger than OUE's.
+:func:`hec_topk_as_scripted` runs our HEC miner (:func:`ldp.multiclass.topk.hec_topk`) with
+this round step in place of OUE, to see what the script's HEC finds.
 """
 from __future__ import annotations
 
@@ -73,8 +75,9 @@ from .._checks import as_generator, check_epsilon, check_int
 from ..oracles import GRR, OUE, adaptive_oracle
 from .frameworks import PTJ, Tallies, check_pairs, check_table
 from .samplers import split_table
+from .topk import TopKResult, _check_common, _pad, _pem_stage, _split, pem_levels
 
-__all__ = ["hec_topk_script_count_variance", "hec_topk_script_counts", "oue_count_variance",
+__all__ = ["hec_topk_script_count_variance", "hec_topk_script_counts", "oue_count_variance", "hec_topk_as_scripted",
            "ptj_as_published_estimate", "ptj_as_published_mse", "HECScriptTallies", "hec_script_branch",
            "hec_script_group_sizes", "hec_script_reports", "hec_script_simulate", "hec_as_published_estimate",
            "hec_as_published_moments", "hec_as_published_mse"]
@@ -331,3 +334,41 @@ def hec_topk_script_counts(slot_counts: Any, epsilon: float, rng: Any = None) ->
         hits[b] = rows[:, b].sum()
         counts += hits
     return counts
+
+
+class _ScriptRound:
+    """A round of PEM as the authors' SYN HEC script perturbs it (for :func:`_pem_stage`).
+
+    Each invalid user goes to a uniformly random slot among the ``B`` candidates and one
+    extra slot that is not perturbed; the candidates' counts then come from
+    :func:`hec_topk_script_counts` (rows shared across candidates).
+    """
+
+    def __init__(self, epsilon: float, gen: np.random.Generator) -> None:
+        self.epsilon, self.gen = epsilon, gen
+
+    def counts(self, valid_counts: np.ndarray, n_users: int) -> np.ndarray:
+        n_b = np.asarray(valid_counts, dtype=np.int64)
+        spread = self.gen.multinomial(n_users - int(n_b.sum()), np.full(n_b.size + 1, 1.0 / (n_b.size + 1)))
+        return hec_topk_script_counts(n_b + spread[:-1], self.epsilon, self.gen)
+
+
+def hec_topk_as_scripted(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
+                         m_ext: int = 2) -> TopKResult:
+    """HEC top-k as the authors' SYN HEC script computes it: our HEC miner with the script's round step.
+
+    Users are split at random into ``c`` groups, group ``j`` mines class ``j`` by PEM on
+    item suffixes (as :func:`ldp.multiclass.topk.hec_topk`), but every round's counts are
+    drawn as in :class:`_ScriptRound`.  A model of the script, for the "model" rows of the
+    claims table; not a correct HEC.
+    """
+    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
+    gen = as_generator(rng)
+    stage = _ScriptRound(eps, gen)
+    levels = pem_levels(d, k, m_ext)
+    out = np.empty((c, k), dtype=np.int64)
+    for j, users in enumerate(_split(gen.permutation(lab.size), c)):
+        valid = np.zeros(lab.size, dtype=bool)
+        valid[users] = lab[users] == j
+        out[j] = _pad(_pem_stage(itm, valid, _split(users, len(levels)), levels, d, k, stage), k)
+    return TopKResult(out, len(levels), {"levels": levels})

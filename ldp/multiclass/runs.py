@@ -1,4 +1,4 @@
-"""Trial functions for the experiments of Mao et al. (multi-class item mining), shaped for :func:`ldp.experiments.sweep`.
+"""Trial functions for the multi-class experiments of Mao et al., shaped for :func:`ldp.experiments.sweep`.
 
 Each function runs one trial of one experiment with an explicit ``rng`` and returns
 plain dicts, so the experiments notebook only declares grids and plots.  The ``*_on``
@@ -27,13 +27,13 @@ import numpy as np
 from .._checks import as_generator
 from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table, table_to_pairs
 from .paper import TOPK_K
-from .published import hec_as_published_mse, ptj_as_published_mse
+from .published import hec_as_published_mse, hec_topk_as_scripted, ptj_as_published_mse
 from .topk import mine_topk, score_topk, true_topk
 from .validity import CP
 
 __all__ = ["FREQUENCY_METHODS", "make_framework", "variance_trial", "rmse_trial", "analytic_rmse", "TopKData",
            "topk_trial", "budget_split_trial", "topk_parameter_trial", "DEFAULT_A", "DEFAULT_B", "variance_on",
-           "rmse_on", "topk_on", "syn_topk_on", "budget_split_on", "parameter_on"]
+           "rmse_on", "topk_on", "syn_topk_on", "budget_split_on", "parameter_on", "hec_script_topk_on"]
 
 #: Algorithm 1's sampled share ``a`` and Algorithm 2's threshold ``b`` (Sec. VII-F: "a = 0.2", "b = 2")
 DEFAULT_A, DEFAULT_B = 0.2, 2.0
@@ -229,3 +229,12 @@ def parameter_on(data: Mapping[str, TopKData], dataset: str, parameter: str, val
                  epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
     """:func:`topk_parameter_trial` on ``data[dataset]`` (Fig. 12)."""
     return topk_parameter_trial(_lookup(data, dataset, "data"), parameter, value, epsilon, k, rng)
+
+
+def hec_script_topk_on(data: Mapping[tuple[str, int], TopKData], dataset: str, c: int, rng: Any = None,
+                       epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
+    """One Fig. 10 trial of HEC as the authors' SYN script computes it (:func:`hec_topk_as_scripted`)."""
+    d = _lookup(data, (dataset, c), "data")
+    res = hec_topk_as_scripted(d.labels, d.items, d.c, d.d, k, epsilon, rng)
+    s = score_topk(res.items, d.truth(k))
+    return {"f1": s["f1"], "ncr": s["ncr"]}
