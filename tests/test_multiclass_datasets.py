@@ -1,4 +1,4 @@
-"""Dataset generators of paper 002 (spec 002 Sec. 5.1 and 6.14)."""
+"""Dataset generators of Mao et al. (multi-class item mining): SYN1-SYN4 as Sec. VII-A describes them, stand-ins."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""HEC, PTJ, PTS and PTS-CP (paper 002): privacy from the channels, unbiasedness, bad input."""
+"""HEC, PTJ, PTS and PTS-CP (Mao et al.): privacy from the channels, unbiasedness, bad input."""
 from __future__ import annotations
 
 import math
@@ -67,8 +67,8 @@ def test_table_helpers_roundtrip():
         check_table(np.full((2, 2), 0.5))
 
 
-def test_closed_form_constants_spec_6_1():
-    """Spec 002 Sec. 6.1: GRR/OUE constants with c = 4 and eps = 1 split in half."""
+def test_closed_form_constants():
+    """GRR/OUE constants with c = 4 and eps = 1 split in half, computed by hand."""
     g, o = GRR(0.5, 4), OUE(0.5, 4)
     assert g.p == pytest.approx(0.3546612444, abs=1e-10)
     assert g.q == pytest.approx(0.2151129185, abs=1e-10)
@@ -80,7 +80,8 @@ def test_closed_form_constants_spec_6_1():
 
 
 def test_ptj_uses_adaptive_oracle_on_joint_domain():
-    """Spec 002 Sec. 6.15: at eps = 1, GRR up to 10 joint values, OUE from 11; at eps = 4 GRR up to 165."""
+    """The adaptive choice (GRR iff domain < 3e^eps + 2): at eps = 1 GRR up to 10 joint values, OUE from 11;
+    at eps = 4 GRR up to 165."""
     assert isinstance(PTJ(1.0, 2, 5).oracle, GRR)
     assert isinstance(PTJ(1.0, 2, 6).oracle, OUE)
     assert isinstance(PTJ(4.0, 3, 55).oracle, GRR)
@@ -108,8 +109,8 @@ def test_vp_channel_is_exactly_eps_ldp(eps, d):
     assert abs(channel_epsilon(P) - eps) <= 1e-9
 
 
-def test_cp_privacy_tight_spec_6_2():
-    """Spec 002 Sec. 6.2: c = d = 3, eps1 = eps2 = 0.5, 3 x 2^4 outputs, worst ratio e^1."""
+def test_cp_privacy_tight():
+    """c = d = 3, eps1 = eps2 = 0.5, 3 x 2^4 outputs, worst ratio e^1."""
     P = CP(1.0, 3, 3).channel()
     assert P.shape == (9, 3 * 16)
     assert math.exp(channel_epsilon(P)) == pytest.approx(2.718281828, abs=1e-8)
@@ -135,7 +136,7 @@ def test_count_level_estimates_unbiased(make, eps):
     """Mean of R count-level runs within 5 standard errors (exact variance) of the truth, every cell.
 
     HEC with a random real item instead of the dummy is the one biased estimator: its known
-    offset (N - n_C)/d (spec 002 Sec. 3.5) is added to the truth before comparing.
+    offset (N - n_C)/d (derived in the theory chapter) is added to the truth before comparing.
     """
     from ldp.multiclass.variance import hec_random_item_bias
     F = make(eps, 3, 3)
@@ -181,7 +182,7 @@ def test_hec_uneven_groups_unbiased():
 
 
 def test_hec_random_item_bias_matches_formula():
-    """Spec 002 Sec. 6.8: with random-item replacement the estimator is biased by (N - n_C)/d."""
+    """With random-item replacement the estimator is biased by (N - n_C)/d."""
     from ldp.multiclass.variance import hec_random_item_bias
     F = HEC(1.0, 3, 3, invalid="random")
     rng = np.random.default_rng(5)
@@ -194,7 +195,7 @@ def test_hec_random_item_bias_matches_formula():
 
 
 def test_cp_estimator_unbiased_in_expectation_exactly():
-    """Spec 002 Sec. 6.5: plugging E f~ and E n~ into Eq. (4) returns f exactly (random tables)."""
+    """Plugging E f~ and E n~ into Eq. (4) returns f exactly (random tables)."""
     from ldp.multiclass.frameworks import Tallies
     from ldp.multiclass.variance import cp_constants
     rng = np.random.default_rng(0)

@@ -156,3 +156,52 @@ def test_hec_script_input_checks():
         P.hec_as_published_mse(TABLE, 1.0, 0)
     with pytest.raises(ValueError, match="N must be at least"):
         P.hec_script_group_sizes(1, 2)
+
+
+def test_hec_topk_script_variance_matches_its_simulation():
+    """The shared-row OUE step of the authors' SYN HEC script: closed-form moments against a direct simulation."""
+    from ldp.multiclass.published import hec_topk_script_count_variance, hec_topk_script_counts
+    from ldp.oracles import OUE
+
+    slots = np.array([300, 50, 20, 20, 10, 5])
+    eps, R = 4.0, 20000
+    rng = np.random.default_rng(7)
+    sims = np.array([hec_topk_script_counts(slots, eps, rng) for _ in range(R)])
+    q = OUE(eps, 2).q
+    mean = slots / 2 + q * (slots.sum() - slots)
+    var = hec_topk_script_count_variance(slots, eps)
+    assert np.all(np.abs(sims.mean(axis=0) - mean) <= 5 * np.sqrt(var / R))
+    assert np.all(np.abs(sims.var(axis=0, ddof=1) / var - 1) <= 5 * np.sqrt(2 / (R - 1)) + 0.02)
+
+
+def test_hec_topk_script_noise_grows_with_the_number_of_candidates():
+    """With many equal slots the shared rows repeat each draw once per other candidate: variance x (M - 1)."""
+    from ldp.multiclass.published import hec_topk_script_count_variance, oue_count_variance
+
+    slots = np.full(81, 1000)
+    ratio = hec_topk_script_count_variance(slots, 4.0) / oue_count_variance(slots, 4.0)
+    assert np.all(ratio > 40)
+    # a single other candidate: rows are not shared, so the noise matches OUE's up to the own-bit term
+    two = np.array([0, 500])
+    assert hec_topk_script_count_variance(two, 4.0)[0] == pytest.approx(oue_count_variance(two, 4.0)[0])
+    with pytest.raises(ValueError, match="slot_counts"):
+        hec_topk_script_count_variance(np.array([1.5, 2.0]), 4.0)
+
+
+def test_hec_topk_as_scripted_buries_the_top_items_with_many_classes():
+    """With many invalid users the shared rows drown HEC's signal; with a huge budget the noise vanishes."""
+    from ldp.multiclass.datasets import syn_classes_table
+    from ldp.multiclass.published import hec_topk_as_scripted
+    from ldp.multiclass.runs import TopKData
+    from ldp.multiclass.topk import hec_topk, score_topk
+
+    data = TopKData(syn_classes_table(8, shared=True, d=2048, total=8e5, rng=0))
+
+    def f1(miner, eps, seeds):
+        return np.mean([score_topk(miner(data.labels, data.items, 8, 2048, 10, eps, s).items, data.truth(10))["f1"]
+                        for s in seeds])
+
+    res = hec_topk_as_scripted(data.labels, data.items, 8, 2048, 10, 4.0, rng=0)
+    assert res.items.shape == (8, 10) and res.rounds == len(res.info["levels"])
+    assert f1(hec_topk_as_scripted, 4.0, range(3)) < f1(hec_topk, 4.0, range(3)) - 0.08
+    assert abs(f1(hec_topk_as_scripted, 40.0, range(2)) - f1(hec_topk, 40.0, range(2))) < 0.1

@@ -1,4 +1,4 @@
-"""Trial functions of the paper-002 experiments (shapes, agreement with the closed forms)."""
+"""Trial functions of the multi-class experiments (shapes, agreement with the closed forms)."""
 from __future__ import annotations
 
 import numpy as np
@@ -90,3 +90,36 @@ def test_topk_data_pickles_without_its_user_arrays_and_rebuilds_them_exactly():
     assert "labels" not in back.__dict__                          # rebuilt only when a run needs them
     assert np.array_equal(back.labels, data.labels) and np.array_equal(back.items, data.items)
     assert np.array_equal(back.table, data.table) and np.array_equal(back.truth(5), data.truth(5))
+
+
+def test_dataset_adapters_look_up_by_name():
+    from functools import partial
+
+    tables = {"t": np.array([[50, 10], [5, 30]])}
+    assert runs.variance_on(tables, "t", 1.0, rng=0) == runs.variance_trial(tables["t"], 1.0, rng=0)
+    feats = {"x": {"f": np.array([[40, 10], [5, 30]])}}
+    assert runs.rmse_on(feats, "x", "PTS", 1.0, rng=3) == runs.rmse_trial(feats["x"], "PTS", 1.0, rng=3)
+    data = {"d": runs.TopKData(syn_classes_table(2, d=200, total=2e4, rng=0))}
+    assert runs.topk_on(data, "d", "PTS", 4.0, rng=1, k=5) == runs.topk_trial(data["d"], "PTS", 4.0, 5, rng=1)
+    syn = {("SYN4", 2): data["d"]}
+    assert runs.syn_topk_on(syn, "SYN4", 2, "PTS-opt", rng=1, k=5) == runs.topk_trial(
+        data["d"], "PTS-opt", 4.0, 5, rng=1, use_global=False, b=None)
+    assert runs.budget_split_on({2: data["d"]}, 2, 0.5, rng=2, k=5) == runs.budget_split_trial(
+        data["d"], 0.5, 4.0, 5, rng=2)
+    assert runs.parameter_on(data, "d", "b", 3.0, rng=2, k=5) == runs.topk_parameter_trial(
+        data["d"], "b", 3.0, 4.0, 5, rng=2)
+    # a partial of an adapter is a sweep function whose grid names the remaining arguments
+    df = sweep(partial(runs.topk_on, data, "d", k=5), {"method": ["PTS"], "epsilon": [4.0]}, trials=2, seed=0,
+               progress=False)
+    assert len(df) == 2 and df.f1.between(0, 1).all()
+    with pytest.raises(ValueError, match="no dataset 'e'"):
+        runs.topk_on(data, "e", "PTS", 4.0)
+    with pytest.raises(TypeError, match="mapping"):
+        runs.rmse_on([1], "x", "PTS", 1.0)
+
+
+def test_hec_script_trial_scores_the_scripted_miner():
+    data = {("SYN3", 2): runs.TopKData(syn_classes_table(2, d=256, total=2e4, rng=0))}
+    out = runs.hec_script_topk_on(data, "SYN3", 2, rng=4, k=5)
+    assert set(out) == {"f1", "ncr"} and 0 <= out["f1"] <= 1 and 0 <= out["ncr"] <= 1
+    assert out == runs.hec_script_topk_on(data, "SYN3", 2, rng=4, k=5)        # same seed, same result

@@ -1,4 +1,4 @@
-"""Count-level samplers of paper 002 agree in distribution with per-user perturbation."""
+"""Count-level samplers of the multi-class frameworks agree in distribution with per-user perturbation."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""Top-k miners of paper 002: schedules, exactly k items per class, metrics, bad input."""
+"""Top-k miners of Mao et al.: schedules, exactly k items per class, metrics, bad input."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,7 +19,7 @@ def small():
     return tab, lab, itm
 
 
-def test_iteration_counts_spec_6_11():
+def test_iteration_counts():
     assert T.iteration_counts(14_000, 20) == (9, 4, 5)
     assert T.iteration_counts(20_000, 20) == (9, 4, 5)
     assert T.iteration_counts(28_000, 20) == (10, 5, 5)
@@ -28,7 +28,7 @@ def test_iteration_counts_spec_6_11():
     assert levels[0] == 5 and len(levels) == 6 and levels[-1] == 14
 
 
-def test_shuffle_bookkeeping_spec_6_12():
+def test_shuffle_bookkeeping():
     perm, pos, used = T.shuffle_into_buckets(np.arange(109), 80, rng=0)
     sizes = np.bincount(pos)
     assert used == 80 and np.sum(sizes == 1) == 79 and sizes.max() == 30
@@ -98,7 +98,7 @@ def test_count_and_user_samplers_agree_for_pts_opt():
     assert two_sample_agreement(hits["count"], hits["user"], kind="samples") > 1e-3
 
 
-def test_metrics_hand_computed_spec_6_13():
+def test_metrics_hand_computed():
     truth = np.array([[0, 1, 2]])
     found = np.array([[0, 2, 9]])
     s = T.score_topk(found, truth)

@@ -1,4 +1,4 @@
-"""Closed forms of paper 002: Table I, Theorems 4-7, exact variances against simulation (spec 002 Sec. 6)."""
+"""Closed forms of Mao et al.: Table I, the paper's Theorems 4-7, exact variances against simulation."""
 from __future__ import annotations
 
 import itertools
@@ -41,7 +41,7 @@ def test_table1_bad_version():
         V.table1_coefficients(1.0, version="paper")
 
 
-def test_theorems_4_to_7_spec_6_4():
+def test_theorems_4_to_7():
     p, q = 0.5, 1 / (math.e + 1)
     assert V.replacement_noise(1000, 10, p, q) == pytest.approx((292.0473, 201.9507), abs=1e-4)
     assert V.vp_noise(1000, p, q) == pytest.approx((134.4707, 116.3883), abs=1e-4)
@@ -70,7 +70,7 @@ def test_theorems_5_and_7_monte_carlo():
     assert abs(user.mean() - mean) <= 4 * math.sqrt(var / 200)
 
 
-def test_spec_6_6_and_6_7_exact_values():
+def test_exact_values_on_syn1_and_syn2():
     cp1 = V.cp_variance(syn1_table(), 0.5, 0.5)[::-1, 0]  # f = 1e3, 1e4, 1e5, 1e6 in item 0 rows 3..0
     np.testing.assert_allclose(cp1, [2.596e8, 2.597e8, 2.611e8, 2.747e8], rtol=1e-3)
     pts1 = V.pts_variance(syn1_table(), 0.5, 0.5)[::-1, 0]
@@ -90,7 +90,7 @@ def _variance_ratio_ok(samples, sigma2, R):
 
 
 def test_cp_exact_variance_matches_simulation_and_eq5_does_not():
-    """Spec 002 Sec. 6.6: SYN1 at eps = 1, count-level CP; Eq. (5) is rejected."""
+    """SYN1 at eps = 1, count-level CP; Eq. (5) is rejected."""
     tab = syn1_table()
     F = CP(1.0, 4, 4)
     rng = np.random.default_rng(2024)

@@ -1,4 +1,4 @@
-"""Models of the authors' evaluation scripts behind the HEC and PTJ curves of Fig. 6.
+"""Models of the authors' evaluation scripts behind the HEC and PTJ curves of Figs 6 and 10.
 
 The RMSE curves of Fig. 6 of Mao et al. were computed by the scripts
 ``frequency estimation/HEC.py`` and ``frequency estimation/PTJ.py`` of the authors' public
@@ -45,6 +45,24 @@ uniformly random subset (which it is if the rows are in random order), so our mo
 average over the cut.  In our notation items are numbered from 0, so the script's value
 ``v`` is our item ``v - 1``: in the OUE branch our item ``i >= 1`` is scored from the bit of
 item ``i - 1`` and item 0 from an unheld bit.
+
+**HEC top-k on SYN3/SYN4** (:func:`hec_topk_script_count_variance`,
+:func:`hec_topk_script_counts`).  The HEC miner behind Fig. 10 is the script
+``top-k item mining/SYN4/HEC.py`` (commit fb20ec9e5823a006db2439d5cf41643ef0146f6c); the one
+behind Figs 7-9 is ``top-k item mining/code/HEC.py`` (commit
+212c7d9ef6fabd26cdcbf95a20f741603d554c13).  Both run PEM on item suffixes within each
+label group.  Users of other classes, and users whose suffix is no longer a candidate, are
+invalid; each is added to a uniformly random slot among the candidates plus one extra slot,
+and the extra slot is not perturbed.  The two scripts differ in the OUE step.  The one for
+Figs 7-9 perturbs each user with her own uniform draws.  The one for Fig. 10 draws one
+matrix of uniforms with a row per user, but reads, for the holders of *every* candidate, the
+rows from the first one on: the ``n_b`` holders of candidate ``b`` use rows ``0 .. n_b - 1``.
+A holder adds her uniform draw itself (mean 1/2 = ``p``) to her own candidate, and
+``1[u < q]`` to every other candidate.  Row ``r`` of column ``j`` is therefore counted once for
+each candidate ``b != j`` with ``n_b > r``: the same Bernoulli draw is repeated up to ``M - 1``
+times, so the expected counts are right but their noise is far larger than OUE's.
+:func:`hec_topk_as_scripted` runs our HEC miner (:func:`ldp.multiclass.topk.hec_topk`) with
+this round step in place of OUE, to see what the script's HEC finds.
 """
 from __future__ import annotations
 
@@ -57,8 +75,10 @@ from .._checks import as_generator, check_epsilon, check_int
 from ..oracles import GRR, OUE, adaptive_oracle
 from .frameworks import PTJ, Tallies, check_pairs, check_table
 from .samplers import split_table
+from .topk import TopKResult, _check_common, _pad, _pem_stage, _split, pem_levels
 
-__all__ = ["ptj_as_published_estimate", "ptj_as_published_mse", "HECScriptTallies", "hec_script_branch",
+__all__ = ["hec_topk_script_count_variance", "hec_topk_script_counts", "oue_count_variance", "hec_topk_as_scripted",
+           "ptj_as_published_estimate", "ptj_as_published_mse", "HECScriptTallies", "hec_script_branch",
            "hec_script_group_sizes", "hec_script_reports", "hec_script_simulate", "hec_as_published_estimate",
            "hec_as_published_moments", "hec_as_published_mse"]
 
@@ -254,3 +274,101 @@ def hec_as_published_mse(table: Any, epsilon: float, n_features: int, *, shift_o
     mean, var = hec_as_published_moments(table, epsilon, n_features, shift_oue=shift_oue)
     tab = check_table(table).astype(float)
     return var + (mean - tab[None]) ** 2
+
+
+def _slot_counts(slot_counts: Any) -> np.ndarray:
+    n = np.asarray(slot_counts)
+    if n.ndim != 1 or n.size < 2 or not np.issubdtype(n.dtype, np.number) or not np.all(np.isfinite(n)) \
+            or np.any(n < 0) or np.any(n != np.round(n)):
+        raise ValueError(f"slot_counts must be a 1-D array of >= 2 non-negative whole counts, got {slot_counts!r}")
+    return n.astype(np.int64)
+
+
+def oue_count_variance(slot_counts: Any, epsilon: float) -> np.ndarray:
+    """Variance of each candidate's support count under OUE with independent users (the correct protocol).
+
+    ``slot_counts[j]`` users hold candidate ``j``; the count of ``j`` has variance
+    ``n_j p(1 - p) + (sum of the others) q(1 - q)`` with ``p = 1/2``, ``q = 1/(e^ε + 1)``.
+    """
+    n = _slot_counts(slot_counts).astype(float)
+    o = OUE(check_epsilon(epsilon), 2)
+    return n * o.p * (1 - o.p) + (n.sum() - n) * o.q * (1 - o.q)
+
+
+def hec_topk_script_count_variance(slot_counts: Any, epsilon: float) -> np.ndarray:
+    """Exact variance of each candidate's count in the OUE step of the authors' SYN HEC script.
+
+    Row ``r`` of column ``j`` contributes ``u·1[r < n_j] + m_r·1[u < q]`` with ``u`` uniform
+    and ``m_r = #{b != j : n_b > r}`` (see the module docstring); rows are independent,
+    so the variance is the sum over rows of that term's variance.  The expectation is
+    that of OUE (``n_j/2 + q·sum_{b != j} n_b``); compare with :func:`oue_count_variance`.
+    """
+    n = _slot_counts(slot_counts)
+    q = OUE(check_epsilon(epsilon), 2).q
+    levels = np.sort(n)
+    out = np.empty(n.size)
+    for j, nj in enumerate(n):
+        # m_r for every row r, from the sorted counts: #{b : n_b > r} minus candidate j itself
+        r = np.arange(int(levels[-1]))
+        m = (n.size - np.searchsorted(levels, r, side="right") - (nj > r)).astype(float)
+        own = r < nj
+        var_own = 1 / 3 + m * q * q + m * m * q - (0.5 + m * q) ** 2   # u + m·1[u < q]
+        var_other = m * m * q * (1 - q)                                   # m·1[u < q]
+        out[j] = float(np.where(own, var_own, var_other).sum())
+    return out
+
+
+def hec_topk_script_counts(slot_counts: Any, epsilon: float, rng: Any = None) -> np.ndarray:
+    """One draw of the candidates' counts as the authors' SYN HEC script computes them (shared rows).
+
+    A direct simulation of the OUE step described in the module docstring, for tests of
+    :func:`hec_topk_script_count_variance`; ``O(max(n)·M)`` memory.
+    """
+    n = _slot_counts(slot_counts)
+    q = OUE(check_epsilon(epsilon), 2).q
+    u = as_generator(rng).random((int(n.max()), n.size))
+    counts = np.zeros(n.size)
+    for b, nb in enumerate(n):
+        rows = u[:nb]
+        hits = (rows < q).sum(axis=0).astype(float)
+        hits[b] = rows[:, b].sum()
+        counts += hits
+    return counts
+
+
+class _ScriptRound:
+    """A round of PEM as the authors' SYN HEC script perturbs it (for :func:`_pem_stage`).
+
+    Each invalid user goes to a uniformly random slot among the ``B`` candidates and one
+    extra slot that is not perturbed; the candidates' counts then come from
+    :func:`hec_topk_script_counts` (rows shared across candidates).
+    """
+
+    def __init__(self, epsilon: float, gen: np.random.Generator) -> None:
+        self.epsilon, self.gen = epsilon, gen
+
+    def counts(self, valid_counts: np.ndarray, n_users: int) -> np.ndarray:
+        n_b = np.asarray(valid_counts, dtype=np.int64)
+        spread = self.gen.multinomial(n_users - int(n_b.sum()), np.full(n_b.size + 1, 1.0 / (n_b.size + 1)))
+        return hec_topk_script_counts(n_b + spread[:-1], self.epsilon, self.gen)
+
+
+def hec_topk_as_scripted(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
+                         m_ext: int = 2) -> TopKResult:
+    """HEC top-k as the authors' SYN HEC script computes it: our HEC miner with the script's round step.
+
+    Users are split at random into ``c`` groups, group ``j`` mines class ``j`` by PEM on
+    item suffixes (as :func:`ldp.multiclass.topk.hec_topk`), but every round's counts are
+    drawn as in :class:`_ScriptRound`.  A model of the script, for the "model" rows of the
+    claims table; not a correct HEC.
+    """
+    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
+    gen = as_generator(rng)
+    stage = _ScriptRound(eps, gen)
+    levels = pem_levels(d, k, m_ext)
+    out = np.empty((c, k), dtype=np.int64)
+    for j, users in enumerate(_split(gen.permutation(lab.size), c)):
+        valid = np.zeros(lab.size, dtype=bool)
+        valid[users] = lab[users] == j
+        out[j] = _pad(_pem_stage(itm, valid, _split(users, len(levels)), levels, d, k, stage), k)
+    return TopKResult(out, len(levels), {"levels": levels})

@@ -1,7 +1,9 @@
-"""Trial functions for the paper-002 experiments, shaped for :func:`ldp.sweep.sweep`.
+"""Trial functions for the multi-class experiments of Mao et al., shaped for :func:`ldp.sweep.sweep`.
 
 Each function runs one trial of one experiment with an explicit ``rng`` and returns
-plain dicts, so the experiments notebook only declares grids and plots.
+plain dicts, so the experiments notebook only declares grids and plots.  The ``*_on``
+adapters take a mapping of datasets first, so that ``functools.partial(adapter, data)``
+is a picklable trial function whose remaining arguments are the sweep's grid.
 
 * :func:`variance_trial` -- Fig. 5: squared errors of PTS and PTS-CP on one table.
 * :func:`rmse_trial`, :func:`analytic_rmse` -- Fig. 6: pooled RMSE over feature groups
@@ -10,10 +12,13 @@ plain dicts, so the experiments notebook only declares grids and plots.
 * :class:`TopKData`, :func:`topk_trial` -- Figs 7-10 and Table III: F1 and NCR of a miner.
 * :func:`budget_split_trial` -- Fig. 11: PTS-opt on SYN4 with the label share ``ε1/ε`` varied.
 * :func:`topk_parameter_trial` -- Fig. 12: PTS-opt with the parameter ``a`` or ``b`` varied.
+* :func:`variance_on`, :func:`rmse_on`, :func:`topk_on`, :func:`syn_topk_on`, :func:`budget_split_on`,
+  :func:`parameter_on` -- the same trials with the dataset looked up by name (for sweeps).
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,12 +26,14 @@ import numpy as np
 
 from .._checks import as_generator
 from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table, table_to_pairs
-from .published import hec_as_published_mse, ptj_as_published_mse
+from .paper import TOPK_K
+from .published import hec_as_published_mse, hec_topk_as_scripted, ptj_as_published_mse
 from .topk import mine_topk, score_topk, true_topk
 from .validity import CP
 
 __all__ = ["FREQUENCY_METHODS", "make_framework", "variance_trial", "rmse_trial", "analytic_rmse", "TopKData",
-           "topk_trial", "budget_split_trial", "topk_parameter_trial", "DEFAULT_A", "DEFAULT_B"]
+           "topk_trial", "budget_split_trial", "topk_parameter_trial", "DEFAULT_A", "DEFAULT_B", "variance_on",
+           "rmse_on", "topk_on", "syn_topk_on", "budget_split_on", "parameter_on", "hec_script_topk_on"]
 
 #: Algorithm 1's sampled share ``a`` and Algorithm 2's threshold ``b`` (Sec. VII-F: "a = 0.2", "b = 2")
 DEFAULT_A, DEFAULT_B = 0.2, 2.0
@@ -186,3 +193,62 @@ def topk_parameter_trial(data: TopKData, parameter: str, value: float, epsilon: 
     else:
         raise ValueError(f"parameter must be 'a' or 'b', got {parameter!r}")
     return topk_trial(data, "PTS-opt", epsilon, k, rng, **opts)
+
+
+def _lookup(data: Mapping[Any, Any], key: Any, what: str) -> Any:
+    if not isinstance(data, Mapping):
+        raise TypeError(f"{what} must be a mapping of datasets, got {type(data).__name__}")
+    if key not in data:
+        raise ValueError(f"{what} has no dataset {key!r}; available: {list(data)}")
+    return data[key]
+
+
+def variance_on(tables: Mapping[str, Any], dataset: str, epsilon: float = 1.0,
+                rng: Any = None) -> list[dict[str, Any]]:
+    """:func:`variance_trial` on ``tables[dataset]`` (Fig. 5)."""
+    return variance_trial(_lookup(tables, dataset, "tables"), epsilon, rng)
+
+
+def rmse_on(tables: Mapping[str, dict[str, Any]], dataset: str, method: str, epsilon: float,
+            rng: Any = None) -> dict[str, float]:
+    """:func:`rmse_trial` on the feature-group tables ``tables[dataset]`` (Fig. 6)."""
+    return rmse_trial(_lookup(tables, dataset, "tables"), method, epsilon, rng)
+
+
+def topk_on(data: Mapping[str, TopKData], dataset: str, method: str, epsilon: float, rng: Any = None,
+            k: int = TOPK_K) -> dict[str, Any]:
+    """:func:`topk_trial` on ``data[dataset]`` (Figs 7-9 and Table III)."""
+    return topk_trial(_lookup(data, dataset, "data"), method, epsilon, k, rng)
+
+
+def syn_topk_on(data: Mapping[tuple[str, int], TopKData], dataset: str, c: int, method: str, rng: Any = None,
+                epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
+    """One Fig. 10 trial on ``data[(dataset, c)]``.
+
+    On SYN4, where no item is frequent in every class, PTS-opt skips the global stage
+    (Algorithm 1) and uses CP in the last round of every class without the ``b``-test,
+    as the paper's Sec. VII-E describes for this data set.
+    """
+    opts = {"use_global": False, "b": None} if (dataset == "SYN4" and method == "PTS-opt") else {}
+    return topk_trial(_lookup(data, (dataset, c), "data"), method, epsilon, k, rng, **opts)
+
+
+def budget_split_on(data: Mapping[int, TopKData], c: int, proportion: float, rng: Any = None,
+                    epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
+    """:func:`budget_split_trial` on ``data[c]`` (Fig. 11)."""
+    return budget_split_trial(_lookup(data, c, "data"), proportion, epsilon, k, rng)
+
+
+def parameter_on(data: Mapping[str, TopKData], dataset: str, parameter: str, value: float, rng: Any = None,
+                 epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
+    """:func:`topk_parameter_trial` on ``data[dataset]`` (Fig. 12)."""
+    return topk_parameter_trial(_lookup(data, dataset, "data"), parameter, value, epsilon, k, rng)
+
+
+def hec_script_topk_on(data: Mapping[tuple[str, int], TopKData], dataset: str, c: int, rng: Any = None,
+                       epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
+    """One Fig. 10 trial of HEC as the authors' SYN script computes it (:func:`hec_topk_as_scripted`)."""
+    d = _lookup(data, (dataset, c), "data")
+    res = hec_topk_as_scripted(d.labels, d.items, d.c, d.d, k, epsilon, rng)
+    s = score_topk(res.items, d.truth(k))
+    return {"f1": s["f1"], "ncr": s["ncr"]}
