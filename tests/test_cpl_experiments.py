@@ -143,3 +143,18 @@ def test_paper_values_carry_their_provenance():
     assert all(p > 0 for p in paper.PRECISION.values())
     # Table III values are printed to four decimals: half a unit of the last digit
     assert paper.PRECISION["TABLE_III"] == 5e-5 and paper.TABLE_I_BOUND == 5.5e-3
+
+
+def test_nmse_standard_error_predicts_the_spread_of_runs():
+    """The delta-method s.e. of NMSE-CPL (from cpl_se_matrix) matches the run-to-run sd of the estimate."""
+    e = ds.encode(ds.cvd_synth(5000, rng=1))
+    tabs = tc.pair_tables(e.codes, e.sizes)
+    ref = ex.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=(), r=10, rng=0, min_count=50, references=("alg2",))["alg2"]
+    runs = [ex.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=("OUE",), r=10, rng=s, min_count=50,
+                            references=())["stat:OUE"] for s in range(30)]
+    se = ex.cpl_se_matrix(tabs, len(e.names), at.channel_factory("OUE", 1.0), 10, min_count=50)
+    predicted = np.mean([ex.nmse_standard_error(L, ref, se) for L in runs])
+    sd = np.std([st.nmse_cpl(L, ref) for L in runs], ddof=1)
+    assert 0.6 < sd / predicted < 1.6          # 30 runs: the sample sd is known to about ±13 % (1 s.e.)
+    with pytest.raises(ValueError):
+        ex.nmse_standard_error(runs[0], np.zeros_like(ref), se)

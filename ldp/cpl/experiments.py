@@ -27,6 +27,8 @@ from .theory import appendix_k_closed_form, conditional, cpl_alg1, cpl_alg2, cpl
 __all__ = [
     "table_iii",
     "table_iii_standard_errors",
+    "cpl_se_matrix",
+    "nmse_standard_error",
     "empirical_cpl_se",
     "fig4b_sweep",
     "binned_mean_sd",
@@ -221,6 +223,45 @@ def table_iii_standard_errors(n: int, r: int, epsilons: Sequence[float], *, n_bo
         rev = [st.cpl_from_counts(st.simulate_pair_table(J.T, K, r, gen)) for J in samples]
         rows.append({"epsilon": eps, "se_fwd": float(np.std(fwd, ddof=1)), "se_rev": float(np.std(rev, ddof=1))})
     return pd.DataFrame(rows)
+
+
+def cpl_se_matrix(tables: dict[tuple[int, int], np.ndarray], n: int, channel_for: Any, r: int, *,
+                  min_count: float = 0) -> np.ndarray:
+    """Delta-method standard error of the count-level statistical CPL of every ordered pair (diagonal NaN).
+
+    For the pair ``(k, j)``: :func:`ldp.cpl.statistical.cpl_standard_error` at the
+    population channel ``P(X_j | X_k) K`` with ``r`` times the records of each
+    primary value; primary values with fewer than ``min_count`` records are left
+    out, as in :func:`cpl_matrices`.  Entries where no leakage can be estimated
+    (fewer than two primary or neighbour values) are 0.
+    """
+    r = check_int(r, "r", minimum=1)
+    se = np.full((n, n), np.nan)
+    for (k, j), table in tables.items():
+        t = np.asarray(table, dtype=float)
+        rows = t.sum(axis=1)
+        keep = rows >= max(min_count, 1)
+        P = t[keep] / rows[keep, None]
+        if P.shape[0] < 2 or np.count_nonzero(P.sum(axis=0)) < 2:
+            se[k, j] = 0.0
+            continue
+        M = P @ channel_for(t.shape[1])
+        se[k, j] = st.cpl_standard_error(M, r * rows[keep])
+    return se
+
+
+def nmse_standard_error(stat: Any, reference: Any, se: Any) -> float:
+    """Delta-method standard error of NMSE-CPL (Eq. (29)) given the s.e. of each statistical entry.
+
+    ``NMSE = Σ (L̃ - L*)² / Σ L*²`` over the ordered pairs; its derivative in
+    ``L̃_ij`` is ``2 (L̃_ij - L*_ij) / Σ L*²``, so the s.e. is
+    ``sqrt(Σ (2 (L̃ - L*) se)²) / Σ L*²`` (independent entries).
+    """
+    L, ref, s = (tc.off_diagonal(a) for a in (stat, reference, se))
+    denom = float(np.sum(ref ** 2))
+    if denom <= 0:
+        raise ValueError("reference must have a non-zero entry")
+    return float(np.sqrt(np.sum((2 * (L - ref) * s) ** 2)) / denom)
 
 
 # ----------------------------------------------------------------------------- Fig. 4(b)
