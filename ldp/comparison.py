@@ -51,6 +51,8 @@ __all__ = [
     "Candidate",
     "MECHANISMS",
     "mechanism_names",
+    "PANELS",
+    "leakage_value",
     "style",
     "build_channel",
     "is_defined",
@@ -351,12 +353,12 @@ def _jurr_min(task: PairTask, options: dict[str, Any]) -> float:
 
 MECHANISMS: dict[str, Candidate] = {m.name: m for m in (
     Candidate("GRR (pair)", "baseline", _grr_pair, note="GRR on the c·d product domain: ε-LDP for the pair"),
-    Candidate("basic solution", "clldp", _basic, note="Theorem 1: SUE on the product domain, ω = 1"),
-    Candidate("kHR", "clldp", _khr, note="k by Eq. (8), ω = ω(k) computed from the true Pr{a | l}"),
+    Candidate("basic solution", "clldp", _basic, note="the CLLDP paper's Theorem 1: SUE on the product domain, ω = 1"),
+    Candidate("kHR", "clldp", _khr, note="k by Eq. (8) of the CLLDP paper, ω = ω(k) computed from the true Pr{a | l}"),
     Candidate("LoPub (h=1)", "lopub", lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 1}),
               note="ε/2 per attribute, one hash: each value owns a bit (symmetric unary encoding)"),
     Candidate("LoPub (h=2)", "lopub", lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 2}),
-              note="ε/2 per attribute by Eq. (8), two hashes, filter length ⌈h|Ω|/ln 2⌉ capped at 8 bits"),
+              note="ε/2 per attribute by Eq. (8) of the LoPub paper, two hashes, filter length ⌈h|Ω|/ln 2⌉ capped at 8 bits"),
     Candidate("HEC", "multiclass", _hec, note="users split into c groups; group in the report"),
     Candidate("PTJ", "multiclass", _ptj, note="adaptive oracle on the joint domain"),
     Candidate("PTS", "multiclass", _pts, note="GRR(ε/2) on the label, OUE(ε/2) on the item"),
@@ -371,6 +373,17 @@ MECHANISMS: dict[str, Candidate] = {m.name: m for m in (
 
 _APPROACH_COLOURS = {"baseline": 8, "clldp": 7, "lopub": 3, "multiclass": 2, "cpl": 4, "uldp": 0}  # PALETTE indices
 _WITHIN = (("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"))
+
+
+#: Small multiples of the comparison's figures: (panel title, mechanisms), at most three mechanisms per panel.
+PANELS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("baseline and ULDP", ("GRR (pair)", "CPRR", "JuRR")),
+    ("CLLDP", ("basic solution", "kHR")),
+    ("LoPub", ("LoPub (h=1)", "LoPub (h=2)")),
+    ("multi-class: HEC, PTJ", ("HEC", "PTJ")),
+    ("multi-class: PTS", ("PTS", "PTS-CP")),
+    ("CPL calibration", ("GRR ⊗ GRR (ε/2 each)", "GRR ⊗ GRR (CPL-calibrated)")),
+)
 
 
 def style(name: str) -> dict[str, str]:
@@ -464,6 +477,15 @@ def leakage_table(task: PairTask, epsilons: Sequence[float], names: Sequence[str
 
 
 # ---------------------------------------------------------------------------- utility
+
+def leakage_value(leak: pd.DataFrame, mechanism: str, secret: str, epsilon: float) -> float:
+    """One entry of :func:`leakage_table`: the ``secret`` column (or ``"pair"``) of ``mechanism`` at ``epsilon``."""
+    sel = leak[(leak.epsilon == epsilon) & (leak.mechanism == mechanism)]
+    if sel.empty or secret not in leak.columns:
+        raise ValueError(f"no entry for mechanism={mechanism!r}, secret={secret!r}, epsilon={epsilon!r} in the table")
+    return float(sel[secret].iloc[0])
+
+
 def simulate_reports(channel: Any, true_counts: Any, rng: Any = None) -> np.ndarray:
     """Report counts of any finite channel, exact in distribution: ``Σ_x Multinomial(n_x, T[x])``.
 

@@ -182,3 +182,12 @@ def test_ibu_constants_are_the_defaults_the_notebook_glues():
 
     params = inspect.signature(cmp.joint_error).parameters
     assert params["max_iter"].default == cmp.IBU_MAX_ITER and params["tol"].default == cmp.IBU_TOL
+
+
+def test_leakage_value_and_panels(task):
+    leak = cmp.leakage_table(task, [1.0], names=["GRR (pair)", "kHR"])
+    assert cmp.leakage_value(leak, "kHR", "label", 1.0) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="no entry"):
+        cmp.leakage_value(leak, "kHR", "label", 2.0)
+    members = [m for _, ms in cmp.PANELS for m in ms]
+    assert sorted(members) == sorted(cmp.mechanism_names()) and all(len(ms) <= 3 for _, ms in cmp.PANELS)

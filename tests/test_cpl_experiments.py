@@ -57,3 +57,105 @@ def test_calibration_curve(toy):
     df = ex.calibration_curve(C, C, [2.0, 4.0])
     assert (df.calibrated >= df.spl).all() and (df.calibrated_public == df.calibrated).all()
     assert (df.max_tpl <= df.eps_bar + 1e-12).all()
+
+
+# ----------------------------------------------------------------------------- helpers moved out of the notebooks
+def test_empirical_cpl_se_matches_the_spread_of_repeated_estimates():
+    """The delta-method s.e. predicts the run-to-run spread of the stage-3 estimate (within its own noise)."""
+    joint = np.array([[300, 100, 100], [100, 250, 150]])
+    K = at.two_level_channel(at.attack_accuracy(at.make_oracle("GRR", 1.0, 3)), 3)
+    gen = np.random.default_rng(5)
+    runs = [st.simulate_pair_table(joint, K, 20, gen) for _ in range(300)]
+    est = np.array([st.cpl_from_counts(t) for t in runs])
+    se = np.mean([ex.empirical_cpl_se(t) for t in runs])
+    # the sample sd of 300 draws has relative s.e. about 1/sqrt(2*299) ~ 4%; allow 5 of those plus max-bias slack
+    assert abs(est.std(ddof=1) / se - 1) < 0.3
+    with pytest.raises(ValueError, match="counts"):
+        ex.empirical_cpl_se([[1, -1], [2, 3]])
+    with pytest.raises(ValueError, match="two rows"):
+        ex.empirical_cpl_se([[0, 0], [2, 3]])
+
+
+def test_table_iii_standard_errors_cover_the_spread_of_runs():
+    se = ex.table_iii_standard_errors(4000, 5, [1.0], n_boot=200, rng=2)
+    runs = [ex.table_iii(4000, 5, [1.0], rng=s).iloc[0] for s in range(40)]
+    for key in ("fwd", "rev"):
+        sd = np.std([r[f"stat_{key}"] for r in runs], ddof=1)
+        assert 0.6 < sd / se[f"se_{key}"].item() < 1.6, key   # 40 runs: sd known to about ±11% (1 s.e.)
+    with pytest.raises(ValueError):
+        ex.table_iii_standard_errors(4000, 5, [1.0], n_boot=1)
+
+
+def test_fig4b_sweep_columns_and_bounds():
+    frame = ds.celeba_synth(4000, rng=0)
+    enc = ds.encode(frame, ["Male", "No_Beard", "Wearing_Necklace", "Smiling"])
+    out = ex.fig4b_sweep(enc.codes, enc.sizes, 0, {"Beard": 1, "Necklace": 2, "Smiling": 3}, [1.0, 4.0], 10, rng=3)
+    assert list(out.epsilon) == [1.0, 4.0]
+    for label in ("Beard", "Necklace", "Smiling"):
+        assert (out[f"theory {label}"] <= out.epsilon + 1e-12).all() and (out[f"se {label}"] > 0).all()
+    # the composition bound is ε plus the three statistical CPLs, and the exact TPL is at most ε + Σ Alg. 1
+    assert np.allclose(out["L bound"], out.epsilon + out[["stat Beard", "stat Necklace", "stat Smiling"]].sum(axis=1))
+    assert (out["L exact"] <= out.epsilon + out[["theory Beard", "theory Necklace", "theory Smiling"]].sum(axis=1)
+            + 1e-9).all()
+
+
+def test_binned_mean_sd():
+    b = ex.binned_mean_sd([0.05, 0.15, 0.12, 0.95, 1.0], [1.0, 2.0, 3.0, 4.0, 6.0], np.linspace(0, 1, 11))
+    assert list(b["count"]) == [1, 2, 2] and list(b["mean"]) == [1.0, 2.5, 5.0] and list(b.spread) == [0.0, 1.0, 2.0]
+    assert np.allclose(b.centre, [0.05, 0.15, 0.95])
+    with pytest.raises(ValueError):
+        ex.binned_mean_sd([0.1], [1.0, 2.0], [0, 1])
+    with pytest.raises(ValueError):
+        ex.binned_mean_sd([0.1], [1.0], [1, 0])
+
+
+def test_grr_zero_one_matches_its_expectation():
+    codes = np.random.default_rng(0).integers(0, 2, size=(20000, 3))
+    e = 1.0
+    expected = 1 / (1 + np.exp(e))             # binary GRR flips with this probability
+    got = ex.grr_zero_one(codes, e, rng=1)
+    assert abs(got - expected) < 5 * np.sqrt(expected * (1 - expected) / codes.size)
+
+
+def test_cross_paper_helpers_on_adult():
+    from ldp.data import load
+    adult = ds.encode(ds.adult_scheme_a(load("adult")))
+    sex, rel, inc = (adult.names.index(c) for c in ("sex", "relationship", "income"))
+    khr = ex.cross_paper_khr(adult.codes, adult.sizes, secret=sex, label=inc, attribute=rel)
+    assert np.allclose(khr.label_leakage, 1.0)                  # kHR's label leakage is its CLLDP budget
+    assert (khr.cpl_secret <= khr.bound_ldp_level + 1e-9).all()  # Alg. 1 never exceeds Alg. 2 at the report's level
+    bloom = ex.cross_paper_bloom(adult.codes, adult.sizes, secret=sex, reported=rel)
+    assert (bloom.cpl_secret <= bloom.bound_eps + 1e-9).all() and (bloom.ldp_level <= 1.0 + 1e-9).all()
+
+
+def test_conditionals_from_frame_matches_tables():
+    frame = ds.celeba_synth(2000, rng=1)
+    cols = ["Male", "Smiling", "No_Beard"]
+    C = cal.conditionals_from_frame(frame, cols)
+    enc = ds.encode(frame, cols)
+    ref = cal.conditionals_from_tables(tc.pair_tables(enc.codes, enc.sizes), 3)
+    assert C[0][0] is None and all(np.allclose(C[i][j], ref[i][j]) for i in range(3) for j in range(3) if i != j)
+
+
+def test_paper_values_carry_their_provenance():
+    from ldp.claims import Source
+    from ldp.cpl import paper
+    assert all(isinstance(s, Source) and not s.read_off for s in paper.SOURCES.values())
+    assert all(p > 0 for p in paper.PRECISION.values())
+    # Table III values are printed to four decimals: half a unit of the last digit
+    assert paper.PRECISION["TABLE_III"] == 5e-5 and paper.TABLE_I_BOUND == 5.5e-3
+
+
+def test_nmse_standard_error_predicts_the_spread_of_runs():
+    """The delta-method s.e. of NMSE-CPL (from cpl_se_matrix) matches the run-to-run sd of the estimate."""
+    e = ds.encode(ds.cvd_synth(5000, rng=1))
+    tabs = tc.pair_tables(e.codes, e.sizes)
+    ref = ex.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=(), r=10, rng=0, min_count=50, references=("alg2",))["alg2"]
+    runs = [ex.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=("OUE",), r=10, rng=s, min_count=50,
+                            references=())["stat:OUE"] for s in range(30)]
+    se = ex.cpl_se_matrix(tabs, len(e.names), at.channel_factory("OUE", 1.0), 10, min_count=50)
+    predicted = np.mean([ex.nmse_standard_error(L, ref, se) for L in runs])
+    sd = np.std([st.nmse_cpl(L, ref) for L in runs], ddof=1)
+    assert 0.6 < sd / predicted < 1.6          # 30 runs: the sample sd is known to about ±13 % (1 s.e.)
+    with pytest.raises(ValueError):
+        ex.nmse_standard_error(runs[0], np.zeros_like(ref), se)

@@ -401,3 +401,14 @@ def test_other_bad_arguments():
         th.conditional([[1, -1]])
     with pytest.raises(ValueError, match="given"):
         th.conditional([[1, 1]], given="both")
+
+
+def test_random_conditional_rows_and_zeros():
+    from ldp.cpl.theory import random_conditional
+    P = random_conditional(4, 5, rng=1, zero_frac=0.5)
+    assert P.shape == (4, 5) and np.allclose(P.sum(axis=1), 1) and (P >= 0).all() and (P == 0).any()
+    assert np.array_equal(random_conditional(3, 3, rng=7), random_conditional(3, 3, rng=7))
+    with pytest.raises(ValueError, match="zero_frac"):
+        random_conditional(2, 2, rng=0, zero_frac=1.0)
+    with pytest.raises(ValueError):
+        random_conditional(0, 2, rng=0)

@@ -35,7 +35,8 @@ from .._checks import check_epsilon
 from .tcpl import cpl_function
 from .theory import check_release_channel, conditional
 
-__all__ = ["CalibrationResult", "tpl_profile", "calibrate_budget", "algorithm3_as_printed", "conditionals_from_tables"]
+__all__ = ["CalibrationResult", "tpl_profile", "calibrate_budget", "algorithm3_as_printed", "conditionals_from_tables",
+           "conditionals_from_frame"]
 
 
 class CalibrationResult(NamedTuple):
@@ -189,3 +190,12 @@ def algorithm3_as_printed(conditionals: Sequence[Sequence[Any]], eps_bar: float,
         L = max(L, float(_tpl(C, eps_t, rule).max()))
         eps_t += step
     raise ValueError(f"Algorithm 3 did not stop within max_steps={max_steps}")
+
+
+def conditionals_from_frame(frame: Any, columns: Sequence[str]) -> list[list[np.ndarray | None]]:
+    """The empirical conditionals ``P(X_j | X_i)`` of the given columns of a data frame (label-encoded)."""
+    from .datasets import encode
+    from .tcpl import pair_tables
+
+    e = encode(frame, list(columns))
+    return conditionals_from_tables(pair_tables(e.codes, e.sizes), len(e.names))

@@ -20,9 +20,10 @@ paper data; generators are seeded and store parameters, not data):
 * :func:`lfw_synth`: the same DAG with every conditional probability moved by a
   seeded relative factor in [0.8, 1.2] (a "public" dataset with a distribution
   shift), N = 13,143;
-* :func:`cvd_synth`: the seven CVD attributes with the calibrated
-  cardio-cholesterol joint of Appendix K at its core (used only when the
-  real file is missing);
+* :func:`cvd_synth`: the seven CVD attributes with a cardio-cholesterol joint
+  calibrated to the two CPL values printed in Sec. III-C, item 3 (Fig. 4(c)), at
+  its core (used only when the real file is missing; a stand-in calibrated to
+  those values cannot test them);
 * :func:`dss_synth`: 27 attributes of mixed alphabet sizes from a latent-class
   model (6 classes, Dirichlet(0.5) conditionals), N = 38,000.
 """
@@ -56,7 +57,7 @@ APPK_JOINT = np.array([[.20, .00, .00, .00],
                        [.10, .15, .03, .02],
                        [.10, .15, .03, .02]])
 
-#: Appendix K: a cardio (rows 0/1) x cholesterol (columns 1/2/3) joint giving exactly the paper's
+#: A cardio (rows 0/1) x cholesterol (columns 1/2/3) joint giving exactly the paper's (Sec. III-C, item 3)
 #: L_{Cardio→Cholesterol} = 0.3381 and L_{Cholesterol→Cardio} = 0.1769 under GRR at ε = 1 (a fixture)
 CVD_FIXTURE_JOINT = np.array([[0.42012, 0.05334, 0.02684],
                               [0.32863, 0.08279, 0.08827]])

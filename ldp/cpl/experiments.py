@@ -8,6 +8,7 @@ count-level path of :mod:`ldp.cpl.statistical` unless stated otherwise.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,10 +24,20 @@ from . import tcpl as tc
 from .datasets import APPK_JOINT, sample_joint
 from .dependence import nmi_joint, pcc_from_table
 from .paper import R_EXPANSION
-from .theory import appendix_k_closed_form, conditional, cpl_grr
+from .theory import appendix_k_closed_form, conditional, cpl_alg1, cpl_alg2, cpl_grr, tpl_exact
 
 __all__ = [
     "table_iii",
+    "table_iii_standard_errors",
+    "cpl_se_matrix",
+    "nmse_standard_error",
+    "empirical_cpl_se",
+    "fig4b_sweep",
+    "binned_mean_sd",
+    "grr_zero_one",
+    "cross_paper_khr",
+    "cross_paper_bloom",
+    "cross_paper_uldp",
     "neighbour_cpl",
     "cpl_matrices",
     "pairwise_dependence",
@@ -63,7 +74,8 @@ def neighbour_cpl(codes: Any, sizes: Any, primary: int, neighbours: Sequence[int
     """Fig. 4(a): record-level statistical CPL of one primary attribute from several neighbours.
 
     Also reports the infinite-sample limit (two-level formula at ``ε_eff``, ideal
-    hash for local hashing) and the surrogate p-value (count level, exact).
+    hash for local hashing) and the delta-method standard error of each estimate
+    (:func:`empirical_cpl_se`).
     """
     gen = as_generator(rng)
     codes = np.asarray(codes)
@@ -77,7 +89,7 @@ def neighbour_cpl(codes: Any, sizes: Any, primary: int, neighbours: Sequence[int
         for i, j in enumerate(neighbours):
             table = st.contingency(x, inferred[:, i].astype(np.int64), int(sizes[primary]), int(sizes[j]))
             rows.append(dict(mechanism=mech, neighbour=j, statistical=st.cpl_from_counts(table),
-                             limit=rule(conditional(tables[primary, j]), epsilon)))
+                             se=empirical_cpl_se(table), limit=rule(conditional(tables[primary, j]), epsilon)))
     return pd.DataFrame(rows)
 
 
@@ -169,4 +181,224 @@ def calibration_curve(truth: Sequence[Sequence[Any]], public: Sequence[Sequence[
             row.update(calibrated_public=p.epsilon,
                        max_tpl_truth_public=float(cal.tpl_profile(truth, p.epsilon, method).max()))
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- standard errors
+def empirical_cpl_se(counts: Any) -> float:
+    """Delta-method standard error of the stage-3 estimate on a contingency table ``counts[x, w]``.
+
+    :func:`ldp.cpl.statistical.cpl_standard_error` evaluated at the table's own
+    conditional ``P̂(w | x)`` and row counts (rows without records are left out).
+    """
+    c = np.asarray(counts, dtype=float)
+    if c.ndim != 2 or np.any(c < 0) or not np.all(np.isfinite(c)):
+        raise ValueError("counts must be a 2-D table of non-negative counts")
+    rows = c.sum(axis=1)
+    keep = rows > 0
+    if keep.sum() < 2:
+        raise ValueError("counts needs at least two rows with records")
+    return st.cpl_standard_error(c[keep] / rows[keep, None], rows[keep])
+
+
+def table_iii_standard_errors(n: int, r: int, epsilons: Sequence[float], *, n_boot: int = 200,
+                              rng: Any = None) -> pd.DataFrame:
+    """Monte-Carlo standard errors of one Table III run (``n`` records from Eq. (28), ``r`` copies, GRR).
+
+    A parametric bootstrap of the whole experiment at count level: each of
+    ``n_boot`` replicates draws the ``n`` records' joint table from Eq. (28)
+    (multinomial), perturbs its ``r`` copies exactly (``simulate_pair_table``, equal
+    in distribution to perturbing every expanded record) and applies the stage-3
+    estimator.  The standard deviation over replicates covers the sample, the
+    perturbation and the maximum over near-tied candidate ratios, which a delta
+    method at one witness would miss.
+    """
+    n = check_int(n, "n", minimum=1)
+    r = check_int(r, "r", minimum=1)
+    n_boot = check_int(n_boot, "n_boot", minimum=2)
+    gen = as_generator(rng)
+    samples = gen.multinomial(n, APPK_JOINT.ravel(), size=n_boot).reshape(n_boot, 4, 4)
+    rows = []
+    for eps in epsilons:
+        K = at.two_level_channel(at.attack_accuracy(at.make_oracle("GRR", float(eps), 4)), 4)
+        fwd = [st.cpl_from_counts(st.simulate_pair_table(J, K, r, gen)) for J in samples]
+        rev = [st.cpl_from_counts(st.simulate_pair_table(J.T, K, r, gen)) for J in samples]
+        rows.append({"epsilon": eps, "se_fwd": float(np.std(fwd, ddof=1)), "se_rev": float(np.std(rev, ddof=1))})
+    return pd.DataFrame(rows)
+
+
+def cpl_se_matrix(tables: dict[tuple[int, int], np.ndarray], n: int, channel_for: Any, r: int, *,
+                  min_count: float = 0) -> np.ndarray:
+    """Delta-method standard error of the count-level statistical CPL of every ordered pair (diagonal NaN).
+
+    For the pair ``(k, j)``: :func:`ldp.cpl.statistical.cpl_standard_error` at the
+    population channel ``P(X_j | X_k) K`` with ``r`` times the records of each
+    primary value; primary values with fewer than ``min_count`` records are left
+    out, as in :func:`cpl_matrices`.  Entries where no leakage can be estimated
+    (fewer than two primary or neighbour values) are 0.
+    """
+    r = check_int(r, "r", minimum=1)
+    se = np.full((n, n), np.nan)
+    for (k, j), table in tables.items():
+        t = np.asarray(table, dtype=float)
+        rows = t.sum(axis=1)
+        keep = rows >= max(min_count, 1)
+        P = t[keep] / rows[keep, None]
+        if P.shape[0] < 2 or np.count_nonzero(P.sum(axis=0)) < 2:
+            se[k, j] = 0.0
+            continue
+        M = P @ channel_for(t.shape[1])
+        se[k, j] = st.cpl_standard_error(M, r * rows[keep])
+    return se
+
+
+def nmse_standard_error(stat: Any, reference: Any, se: Any) -> float:
+    """Delta-method standard error of NMSE-CPL (Eq. (29)) given the s.e. of each statistical entry.
+
+    ``NMSE = Σ (L̃ - L*)² / Σ L*²`` over the ordered pairs; its derivative in
+    ``L̃_ij`` is ``2 (L̃_ij - L*_ij) / Σ L*²``, so the s.e. is
+    ``sqrt(Σ (2 (L̃ - L*) se)²) / Σ L*²`` (independent entries).
+    """
+    L, ref, s = (tc.off_diagonal(a) for a in (stat, reference, se))
+    denom = float(np.sum(ref ** 2))
+    if denom <= 0:
+        raise ValueError("reference must have a non-zero entry")
+    return float(np.sqrt(np.sum((2 * (L - ref) * s) ** 2)) / denom)
+
+
+# ----------------------------------------------------------------------------- Fig. 4(b)
+def fig4b_sweep(codes: Any, sizes: Any, primary: int, neighbours: dict[str, int], epsilons: Sequence[float],
+                r: int, rng: Any = None) -> pd.DataFrame:
+    """Fig. 4(b): CPL of ``primary`` from each binary neighbour, and its total leakage, against ε (GRR).
+
+    Per ε: ``stat <label>`` (count-level statistical CPL, ``r`` copies) with its
+    delta-method ``se <label>``, ``theory <label>`` (Algorithm 1 on the data's
+    joint); ``L stat`` (statistical total leakage on the joint release of the
+    primary's own report and all neighbours, Eq. (5)), ``L bound`` (``ε + Σ stat``,
+    the composition bound of Eq. (6)) and ``L exact`` (the exact total leakage of
+    the composed channel).
+    """
+    gen = as_generator(rng)
+    codes = np.asarray(codes)
+    sizes = np.asarray(sizes)
+    tables = tc.pair_tables(codes, sizes)
+    cols = list(neighbours.values())
+    Pz = conditional(tc.tuple_table(codes, sizes, primary, cols))
+    rows = []
+    for eps in epsilons:
+        K = at.two_level_channel(at.attack_accuracy(at.make_oracle("GRR", float(eps), 2)), 2)
+        row = {"epsilon": float(eps)}
+        for label, j in neighbours.items():
+            table = st.simulate_pair_table(tables[primary, j], K, r, gen)
+            row[f"stat {label}"] = st.cpl_from_counts(table)
+            row[f"se {label}"] = empirical_cpl_se(table)
+            row[f"theory {label}"] = cpl_grr(conditional(tables[primary, j]), eps)
+        joint = st.simulate_joint_table(codes, sizes, primary, [primary] + cols, [K] * (len(cols) + 1), r, gen)
+        row["L stat"] = st.cpl_from_counts(joint)
+        row["L bound"] = eps + sum(row[f"stat {label}"] for label in neighbours)
+        row["L exact"] = tpl_exact(Pz, [K] * len(cols), K)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def binned_mean_sd(x: Any, y: Any, bins: Any) -> pd.DataFrame:
+    """Fig. 5: mean and standard deviation of ``y`` within bins of ``x`` (empty bins left out).
+
+    Returns columns ``lo``, ``hi``, ``centre``, ``count``, ``mean``, ``sd`` and
+    ``spread`` (max - min of ``y`` in the bin).
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    edges = np.asarray(bins, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"x and y must be 1-D arrays of one length, got shapes {x.shape} and {y.shape}")
+    if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) <= 0):
+        raise ValueError("bins must be at least two increasing edges")
+    idx = np.clip(np.digitize(x, edges) - 1, 0, edges.size - 2)
+    frame = pd.DataFrame({"bin": idx, "y": y})
+    g = frame.groupby("bin").y
+    out = pd.DataFrame({"count": g.size(), "mean": g.mean(), "sd": g.std(ddof=0), "spread": g.max() - g.min()})
+    out.insert(0, "lo", edges[out.index])
+    out.insert(1, "hi", edges[out.index + 1])
+    out.insert(2, "centre", (out.lo + out.hi) / 2)
+    return out.reset_index(drop=True)
+
+
+def grr_zero_one(codes: Any, epsilon: float, rng: Any = None) -> float:
+    """Fig. 8(b): normalised 0-1 error (Eq. (24)) of binary ``codes`` perturbed with GRR at ``epsilon`` each."""
+    gen = as_generator(rng)
+    codes = np.asarray(codes, dtype=np.int64)
+    grr = at.make_oracle("GRR", epsilon, 2)
+    return tc.zero_one_error(np.column_stack([grr.perturb(c, gen) for c in codes.T]), codes)
+
+
+# ----------------------------------------------------------------------------- cross-paper
+def cross_paper_khr(codes: Any, sizes: Any, *, secret: int, label: int, attribute: int,
+                    epsilon: float = 1.0) -> pd.DataFrame:
+    """Algorithm 1 on kHR's channel (the CLLDP chapter) for the pair (``attribute``, ``label``).
+
+    For each k in {1, 2, the k chosen by kHR's rule}: the LDP level ln θ of the
+    joint report, the exact label leakage (the CLLDP chapter's privacy leakage),
+    the CPL of ``secret`` (a third attribute) through the report, and the
+    Algorithm-2 bound at ε and at ln θ.
+    """
+    from ..clldp import KHR, omega, privacy_leakage, select_k
+
+    tables = tc.pair_tables(codes, sizes)
+    F = conditional(tables[label, attribute])
+    P = conditional(tc.tuple_table(codes, sizes, secret, [label, attribute]))
+    rows = []
+    for k in sorted({1, 2, select_k(epsilon, F.size, F)}):
+        khr = KHR(epsilon, omega(F, k), k, F.shape[1], F.shape[0])
+        T = khr.channel()
+        rows.append({"k": k, "ldp_level": khr.ldp_epsilon, "label_leakage": math.log(privacy_leakage(T, F)),
+                     "cpl_secret": cpl_alg1(P, T), "bound_eps": cpl_alg2(P, epsilon).leakage,
+                     "bound_ldp_level": cpl_alg2(P, khr.ldp_epsilon).leakage})
+    return pd.DataFrame(rows)
+
+
+def cross_paper_bloom(codes: Any, sizes: Any, *, secret: int, reported: int, epsilon: float = 1.0,
+                      shapes: Sequence[tuple[int, int]] = ((8, 2), (12, 2))) -> pd.DataFrame:
+    """Algorithm 1 on a Bloom-filter RAPPOR report (the LoPub chapter) of ``reported``: the CPL of ``secret``.
+
+    One row per filter shape ``(m, h)``: the exact LDP level of the report, the
+    CPL of ``secret`` and the Algorithm-2 bound at ε.
+    """
+    from ..oracles import BloomRAPPOR
+
+    sizes = np.asarray(sizes)
+    P = conditional(tc.pair_tables(codes, sizes)[secret, reported])
+    rows = []
+    for m, h in shapes:
+        br = BloomRAPPOR(epsilon=epsilon, d=int(sizes[reported]), m=m, h=h)
+        rows.append({"m": m, "h": h, "ldp_level": br.exact_epsilon, "cpl_secret": cpl_alg1(P, br.channel()),
+                     "bound_eps": cpl_alg2(P, epsilon).leakage})
+    return pd.DataFrame(rows)
+
+
+def cross_paper_uldp(nursery: pd.DataFrame, *, targets: Sequence[str] = ("health", "finance", "has_nurs"),
+                     epsilons: Sequence[float] = (1.5, 3.0)) -> pd.DataFrame:
+    """Algorithm 1 on JuRR, CPRR and joint GRR (the ULDP chapter) releasing nursery's (parents, class).
+
+    Sensitive values: parents usual and pretentious, classes not_recom and
+    recommend.  One row per (target, ε): the CPL of the target attribute through
+    each mechanism's report and the Algorithm-2 bound.
+    """
+    from ..uldp import CPRR, JointGRR, JuRR, ULDPModel2D
+    from ..uldp.datasets import CATEGORY_ORDERS, NURSERY_CLASS
+
+    px = pd.Categorical(nursery["parents"], categories=CATEGORY_ORDERS[("nursery", "parents")]).codes
+    cy = pd.Categorical(nursery["classification"], categories=NURSERY_CLASS).codes
+    model = ULDPModel2D.from_sizes(3, 5, [0, 1], [0, 1])
+    rows = []
+    for target in targets:
+        h = pd.Categorical(nursery[target]).codes.astype(np.int64)
+        m = int(h.max()) + 1
+        P = conditional(np.bincount(h * 15 + px * 5 + cy, minlength=m * 15).reshape(m, 15))
+        for eps in epsilons:
+            row = {"target": target, "epsilon": eps, "bound": cpl_alg2(P, eps).leakage}
+            for name, mech in (("JuRR", JuRR(eps, model)), ("CPRR", CPRR(eps, model)),
+                               ("joint GRR", JointGRR(eps, model))):
+                row[name] = cpl_alg1(P, mech.channel())
+            rows.append(row)
     return pd.DataFrame(rows)

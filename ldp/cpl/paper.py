@@ -3,20 +3,28 @@
 The experiments notebook compares its computed values with these and glues both; no
 paper number is typed into the notebook's prose.  Values are copied as printed
 (rounding included); keys name the figure, table or section of the paper.
+
+Provenance: every value below is *printed* in the paper's text or a table (none
+is read off a figure).  :data:`SOURCES` gives, for each constant, where it is
+printed (an :func:`ldp.claims.printed` source) and :data:`PRECISION` the
+precision of the printed number: half a unit of its last digit, or, for a value
+the text gives as "approximately", half a unit of the digit it is rounded to.
 """
 from __future__ import annotations
 
 import pandas as pd
+
+from ..claims import Source, printed
 
 __all__ = [
     "APPK_SAMPLE_SIZE", "APPK_NMI", "APPK_PCC", "TABLE_III", "FIG4B_NECKLACE_SATURATION",
     "FIG4B_NECKLACE_SATURATION_FROM_EPS",
     "FIG4C_CARDIO_TO_CHOLESTEROL", "FIG4C_CHOLESTEROL_TO_CARDIO", "FIG5_NMI", "FIG5_SPREAD", "TABLE_I_DATASETS",
     "FIG7_OLH_FREQ_NMSE", "FIG7_OLH_OVER_SS_TCPL", "FIG8_CALIBRATED_OVER_SPL", "SURROGATES", "R_EXPANSION",
-    "table_i", "table_ii", "table_iii",
+    "table_i", "table_ii", "table_iii", "SOURCES", "PRECISION", "TABLE_I_BOUND",
 ]
 
-#: Section III-A: replication factor of the expanded dataset and number of surrogates.
+#: Section III-B: replication factor of the expanded dataset and number of surrogates.
 R_EXPANSION = 50
 SURROGATES = 10_000
 
@@ -57,7 +65,10 @@ FIG8_CALIBRATED_OVER_SPL = 5.0
 #: Tables I-II: row order of the datasets (the paper's "Cardio" is CVD).
 TABLE_I_DATASETS = ("CelebA", "Adult", "CVD", "DSS")
 
-# Table I (Appendix J page): NMSE-CPL of statistical vs Algorithm 1, in units of 1e-4.
+#: Section IV-C and Appendix L: "always marginal (< 5.5 × 10^-3)", the bound Table I is said to respect.
+TABLE_I_BOUND = 5.5e-3
+
+# Table I (Appendix L): NMSE-CPL of statistical vs Algorithm 1, in units of 1e-4.
 _TABLE_I_E4 = {"GRR": (0.889, 0.197, 2.99, 3.08, 11.6, 2.49, 0.674, 0.168),
                "EXP": (3.36, 0.514, 8.16, 2.73, 54.1, 5.82, 3.79, 0.241)}
 
@@ -86,3 +97,34 @@ def table_ii() -> pd.DataFrame:
 def table_iii() -> pd.DataFrame:
     """Table III of the paper (Appendix K): the columns ``paper_stat_fwd``, ``paper_stat_rev``, ``paper_theory_rev``."""
     return pd.DataFrame({k: list(v) for k, v in TABLE_III.items() if k != "epsilon"})
+
+
+#: Where each constant is printed in the paper.
+SOURCES: dict[str, Source] = {
+    "R_EXPANSION": printed("Sec. III-B"),
+    "SURROGATES": printed("Sec. III-B"),
+    "APPK_SAMPLE_SIZE": printed("Appendix K"),
+    "APPK_NMI": printed("Appendix K, below Eq. (28)"),
+    "APPK_PCC": printed("Appendix K, below Eq. (28)"),
+    "TABLE_III": printed("Table III"),
+    "FIG4B_NECKLACE_SATURATION": printed("Sec. III-C, item 2 (Fig. 4(b))"),
+    "FIG4C": printed("Sec. III-C, item 3 (Fig. 4(c))"),
+    "FIG4D": printed("Sec. III-C, item 3 (Fig. 4(d))"),
+    "FIG4A": printed("Sec. III-C, item 1 (Fig. 4(a))"),
+    "FIG5": printed("Sec. III-D (Fig. 5(a))"),
+    "TABLE_I": printed("Table I, Appendix L"),
+    "TABLE_I_BOUND": printed("Sec. IV-C and Appendix L"),
+    "TABLE_II": printed("Table II"),
+    "FIG6": printed("Sec. V-A (Fig. 6)"),
+    "FIG7": printed("Sec. V-B (Fig. 7(a))"),
+    "FIG8": printed("Sec. V-C (Fig. 8)"),
+}
+
+#: Precision of the printed numbers (half a unit of the last printed digit; "≈ 2.4" -> 0.05, "≈ 0.6" -> 0.05,
+#: "approximately 0.002" -> 0.0005, "60 %" -> 0.05 as a percentage rounded to tens, "approximately five
+#: times" -> 0.5).
+PRECISION: dict[str, float] = {
+    "APPK_NMI": 5e-4, "APPK_PCC": 5e-4, "TABLE_III": 5e-5, "FIG4B_NECKLACE_SATURATION": 0.05,
+    "FIG4C": 5e-5, "FIG5_SPREAD": 0.05, "FIG7_OLH_FREQ_NMSE": 5e-4, "FIG7_OLH_OVER_SS_TCPL": 0.05,
+    "FIG8_CALIBRATED_OVER_SPL": 0.5, "TABLE_II_TWO_DECIMALS": 5e-3,
+}

@@ -38,11 +38,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._checks import check_epsilon, check_probability, check_release_channel
+from .._checks import as_generator, check_epsilon, check_int, check_probability, check_release_channel
 from ..audit import channel_epsilon, check_channel
 
 __all__ = [
     "CPLPair",
+    "random_conditional",
     "Alg2Pair",
     "check_release_channel",
     "conditional",
@@ -488,3 +489,23 @@ def appendix_k_closed_form(epsilon: float) -> tuple[float, float]:
     """
     eps = check_epsilon(epsilon, allow_zero=True)
     return eps, math.log((1.0 + math.exp(eps)) / 2.0)
+
+
+def random_conditional(m: int, t: int, rng: Any = None, *, zero_frac: float = 0.0) -> np.ndarray:
+    """A random ``m x t`` conditional table (rows Dirichlet(1)), optionally with structural zeros.
+
+    Each entry is set to zero with probability ``zero_frac`` and the rows are
+    renormalised (a row left empty puts all its mass on the first column).  Used by
+    the theory notebook's numerical checks.
+    """
+    m = check_int(m, "m", minimum=1)
+    t = check_int(t, "t", minimum=1)
+    if isinstance(zero_frac, bool) or not isinstance(zero_frac, (int, float)) or not 0 <= zero_frac < 1:
+        raise ValueError(f"zero_frac must be a number in [0, 1), got {zero_frac!r}")
+    gen = as_generator(rng)
+    P = gen.dirichlet(np.ones(t), size=m)
+    if zero_frac:
+        P = np.where(gen.random((m, t)) < zero_frac, 0.0, P)
+        P[P.sum(axis=1) == 0, 0] = 1.0
+        P /= P.sum(axis=1, keepdims=True)
+    return P
