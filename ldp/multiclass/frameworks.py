@@ -20,12 +20,11 @@ and shares the interface defined here (:class:`MulticlassFramework`).
 
 Every framework offers the same four routes, so that tests can tie them together:
 
-``perturb(labels, items, rng)``   per-user reports (vectorised over users);
-``tally(reports)``                the server's raw counts, a :class:`Tallies`;
-``simulate(table, rng)``          the same :class:`Tallies` drawn *exactly in distribution*
-                                  from the true table, without per-user work
-                                  (:mod:`ldp.multiclass.samplers`);
-``estimate_tallies(tallies)``     the raw unbiased ``c x d`` estimate (no post-processing).
+* ``perturb(labels, items, rng)``: per-user reports (vectorised over users);
+* ``tally(reports)``: the server's raw counts, a :class:`Tallies`;
+* ``simulate(table, rng)``: the same :class:`Tallies` drawn *exactly in distribution*
+  from the true table, without per-user work (:mod:`ldp.multiclass.samplers`);
+* ``estimate_tallies(tallies)``: the raw unbiased ``c x d`` estimate (no post-processing).
 
 ``variance(table)`` gives the exact variance of every cell (:mod:`ldp.multiclass.variance`)
 and ``channel()`` the full ``P(report | pair)`` matrix on small domains.
