@@ -1,4 +1,4 @@
-"""Publishing a notebook's numbers to its prose: glue many values at once.
+"""Publishing a notebook's numbers to its prose (glue many values at once) and showing tables.
 
 Numbers in the book's prose come from ``myst_nb.glue``, never typed by hand.  A
 chapter computes a handful of values in one cell and publishes them together::
@@ -7,6 +7,10 @@ chapter computes a handful of values in one cell and publishes them together::
 
     glue_values({"eps": eps, "n-users": n, "avd-em": avd_em}, prefix="lopub")
     # the prose then writes {glue:text}`lopub-avd-em:.3f`
+
+Tables go through :func:`show_table`: no meaningless ``0 .. n-1`` index,
+integers as integers, floats with a sensible number of significant digits,
+numbers right-aligned.
 
 ``myst_nb`` is imported only when :func:`glue_values` is called, so :mod:`ldp`
 does not need the book toolchain.
@@ -19,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["glue_values", "plain"]
+__all__ = ["glue_values", "plain", "show_table", "format_number"]
 
 _KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -70,3 +74,88 @@ def glue_values(values: Mapping[str, Any], *, prefix: str = "", display: bool = 
     for name, value in zip(names, values.values()):
         glue(name, plain(value), display=display)
     return names
+
+
+def format_number(x: Any, digits: int = 3) -> str:
+    """A number as a table shows it: integers whole, floats with ``digits`` significant digits.
+
+    Fixed notation from 0.001 to 10^6 (``0.0123``, ``12.3``, ``12346``), scientific outside
+    (``1.23e+07``, ``4.56e-05``); a float that holds an integer prints without decimals;
+    NaN prints as an em dash.
+
+    Parameters
+    ----------
+    x : number
+    digits : int
+        Significant digits for floats (>= 1).
+
+    Returns
+    -------
+    str
+    """
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or digits < 1:
+        raise ValueError(f"digits must be an integer >= 1, got {digits!r}")
+    x = plain(x)
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return str(x)
+    if isinstance(x, int):
+        return str(x)
+    if not np.isfinite(x):
+        return "—" if np.isnan(x) else ("∞" if x > 0 else "−∞")
+    if x == 0:
+        return "0"
+    if float(x).is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    mag = int(np.floor(np.log10(abs(x))))
+    if mag >= 6 or mag < -3:
+        return f"{x:.{digits - 1}e}"
+    return f"{x:.{max(0, digits - 1 - mag)}f}"
+
+
+def _default_index(index: Any) -> bool:
+    import pandas as pd
+
+    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1 and index.name is None
+
+
+def show_table(df: Any, *, digits: int = 3, index: bool | None = None, caption: str | None = None) -> Any:
+    """A DataFrame (or Series) styled for the book: the house format for every table of numbers.
+
+    Parameters
+    ----------
+    df : pandas DataFrame or Series
+    digits : int
+        Significant digits of floats (see :func:`format_number`).
+    index : bool, optional
+        Show the index?  Default: only when it means something (not a plain ``0 .. n-1`` range).
+    caption : str, optional
+        A caption above the table (the book numbers tables through ``mystnb`` metadata instead).
+
+    Returns
+    -------
+    pandas Styler
+        Displays as HTML in a notebook and in the book; numbers right-aligned.
+    """
+    import pandas as pd
+
+    if isinstance(df, pd.Series):
+        df = df.to_frame()
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame or Series, got {type(df).__name__}")
+    format_number(0.0, digits)  # validates digits
+    numeric = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
+    styler = df.style.format(lambda v: format_number(v, digits), subset=numeric, na_rep="—")
+    styler = styler.format_index(lambda v: format_number(v, digits) if isinstance(v, (int, float, np.number))
+                                 else str(v))
+    if numeric:
+        styler = styler.set_properties(subset=numeric, **{"text-align": "right", "white-space": "nowrap"})
+        styler = styler.set_table_styles(
+            [{"selector": f"th.col{list(df.columns).index(c)}", "props": "text-align: right;"} for c in numeric],
+            overwrite=False)
+    if index is None:
+        index = not _default_index(df.index)
+    if not index:
+        styler = styler.hide(axis="index")
+    if caption:
+        styler = styler.set_caption(caption)
+    return styler.set_table_attributes('class="dataframe ldp-table"')

@@ -30,7 +30,7 @@ from sphinx.util.nodes import nested_parse_with_titles
 
 LOGGER = logging.getLogger(__name__)
 
-TOTALS_TABLE = "scoreboard-totals"
+TOTALS_CLASS = "scoreboard-totals"
 TOTAL_LABEL = "all chapters"
 
 
@@ -83,14 +83,18 @@ def _cell_int(entry: nodes.Element) -> int | None:
 
 
 class ScoreboardTotal(SphinxPostTransform):
-    """Append the column sums to the table named ``scoreboard-totals`` (after glue is resolved, priority 5)."""
+    """Append the column sums to the table inside a ``scoreboard-totals`` container (after glue, priority 5).
+
+    A column is summed when every cell of it is a whole number; a column that mixes numbers and text (a glued
+    value that failed to resolve) is a build warning, so a strict build cannot show a wrong total.
+    """
 
     default_priority = 50
 
     def run(self, **kwargs):
-        for table in list(self.document.findall(nodes.table)):
-            if TOTALS_TABLE not in table.get("ids", []) and TOTALS_TABLE not in table.get("names", []):
-                continue
+        tables = [t for c in self.document.findall(nodes.container) if TOTALS_CLASS in c.get("classes", [])
+                  for t in c.findall(nodes.table)]
+        for table in tables:
             tbody = next(iter(table.findall(nodes.tbody)), None)
             if tbody is None or not len(tbody):
                 LOGGER.warning("the scoreboard totals table has no rows", location=table)
