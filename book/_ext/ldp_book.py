@@ -9,8 +9,8 @@
   ``hide_solutions`` (``make book-nosolutions``).
 * **API reference**: the ``ldp-automodules`` directive documents every public module of a package, discovered
   when the book is built, so a renamed or new module needs no edit of the reference pages.
-* **Author-year bibliography**: the pybtex style ``authoryear`` labels entries "Author et al. Year", the same
-  form the text uses (``bibtex_reference_style: author_year``).
+* **Author-year citations**: the pybtex style ``authoryear`` labels bibliography entries "Author et al. Year",
+  the form the text uses, and the reference style ``author_year_round`` cites "Xue et al. (2025)".
 """
 from __future__ import annotations
 
@@ -258,6 +258,28 @@ def _register_authoryear_style():
 
     register_plugin("pybtex.style.labels", "authoryear", AuthorYearLabels)
     register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle)
+
+    import dataclasses
+
+    import sphinxcontrib.bibtex.plugin
+    from sphinxcontrib.bibtex.style.referencing import BracketStyle
+    from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
+
+    def _round():
+        return BracketStyle(left="(", right=")")
+
+    @dataclasses.dataclass
+    class AuthorYearRound(AuthorYearReferenceStyle):
+        """"Xue et al. (2025)" and "(Xue et al., 2025)": round brackets, as author-year citations read."""
+
+        bracket_parenthetical: BracketStyle = dataclasses.field(default_factory=_round)
+        bracket_textual: BracketStyle = dataclasses.field(default_factory=_round)
+        bracket_author: BracketStyle = dataclasses.field(default_factory=_round)
+        bracket_label: BracketStyle = dataclasses.field(default_factory=_round)
+        bracket_year: BracketStyle = dataclasses.field(default_factory=_round)
+
+    sphinxcontrib.bibtex.plugin.register_plugin("sphinxcontrib.bibtex.style.referencing", "author_year_round",
+                                                AuthorYearRound)
 
 
 def setup(app):
