@@ -551,7 +551,7 @@ _MATH_OVERFLOW = """() => {
   const article = document.querySelector('article.bd-article') || document.body;
   const right = article.getBoundingClientRect().right;
   const bad = [];
-  for (const el of document.querySelectorAll('mjx-container')) {
+  for (const el of article.querySelectorAll('mjx-container')) {   // the page's text, not the side tables of contents
     const box = el.getBoundingClientRect();
     if (box.width === 0) continue;                       // inside a closed toggle
     let scroller = null;
@@ -560,7 +560,8 @@ _MATH_OVERFLOW = """() => {
       if ((o === 'auto' || o === 'scroll') && a.scrollWidth > a.clientWidth + 1) { scroller = a; break; }
     }
     const sticksOut = box.right > right + 1;
-    const cut = el.scrollWidth > el.clientWidth + 1 && !['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+    const st = getComputedStyle(el);   // clipped: wider than its box and overflow hidden (visible overflow is
+    const cut = el.scrollWidth > el.clientWidth + 1 && ['hidden', 'clip'].includes(st.overflowX);  // caught below)
     if ((sticksOut && !scroller) || cut) {
       bad.push((el.getAttribute('display') === 'true' ? 'display ' : 'inline ') + Math.round(el.scrollWidth) + 'px');
     }
