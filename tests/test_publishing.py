@@ -176,3 +176,20 @@ def test_jupyterlab_opens_md_files_as_notebooks_by_default(lab_server):
     assert viewers.get("markdown") == "Jupytext Notebook"
     factories = json.dumps(_get(f"{base}/lab/api/settings/", token))
     assert "jupytext" in factories.lower()        # jupytext's lab extension (the "Jupytext Notebook" factory)
+
+
+def test_how_to_cite_matches_citation_cff():
+    """The BibTeX block of book/how-to-cite.md says what CITATION.cff says (title, version, date, licence, URLs)."""
+    cff = yaml.safe_load((REPO / "CITATION.cff").read_text(encoding="utf-8"))
+    page = (REPO / "book" / "how-to-cite.md").read_text(encoding="utf-8")
+    bib = re.search(r"```bibtex\n(.*?)```", page, flags=re.S).group(1)
+    fields = dict(re.findall(r"^\s*(\w+)\s*=\s*\{+(.*?)\}+,?\s*$", bib, flags=re.M))
+    assert fields["title"] == cff["title"]
+    assert fields["version"] == str(cff["version"])
+    assert fields["date"] == str(cff["date-released"]) and fields["year"] == str(cff["date-released"])[:4]
+    assert fields["license"] == cff["license"]
+    assert fields["url"] == cff["url"] and fields["repository"] == cff["repository-code"]
+    assert fields["author"] == cff["authors"][0]["name"]
+    config = yaml.safe_load((REPO / "_config.yml").read_text(encoding="utf-8"))
+    assert config["repository"]["url"] == cff["repository-code"]       # one repository, everywhere
+    assert "book/how-to-cite" in (REPO / "_toc.yml").read_text(encoding="utf-8")

@@ -65,7 +65,7 @@ def _write_ipynbs(app, exception):
 
 def _colab_from_published_sources(app, pagename, templatename, context, doctree):
     """Colab opens .ipynb files from GitHub only: point its button at the published copy (gh-pages branch)."""
-    url = context.get("ldp_repository_url") or app.config.html_theme_options.get("repository_url", "")
+    url = app.config.html_theme_options.get("repository_url", "")
     m = re.match(r"https://github\.com/([^/]+)/([^/]+?)/?$", url or "")
     if not m or "ipynb_source" not in context:
         return
