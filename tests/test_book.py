@@ -508,8 +508,8 @@ def test_numbering_is_per_chapter_and_citations_are_author_year(built_book):
     bib = (built_book / "book" / "bibliography.html").read_text(encoding="utf-8")
     labels = re.findall(r'<span class="fn-bracket">\[</span>([^<]+)<span class="fn-bracket">\]</span>', bib)
     assert labels and all(re.fullmatch(r"\D+ \d{4}[a-z]?", lab) for lab in labels), labels[:5]
-    intro = (built_book / "book" / "intro.html").read_text(encoding="utf-8")
-    assert re.search(r"Jayawardana <em>et al\.</em>, 2025\)|Jayawardana et al\., 2025\)", intro)
+    intro = re.sub(r"<[^>]+>", "", (built_book / "book" / "intro.html").read_text(encoding="utf-8"))
+    assert "(Jayawardana et al., 2025)" in intro                   # {cite:p}: round brackets, author, year
 
 
 def test_one_search_field(built_book):
