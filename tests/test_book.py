@@ -278,6 +278,9 @@ def test_scoreboard_total_row_is_the_sum_of_the_chapter_rows(built_book):
     assert len(totals) == 1 and rows[-1] is totals[0], f"expected one total row, last: {rows}"
     chapters = rows[:-1]
     assert len(chapters) >= 2
+    cols = [header.index(v) for v in (*VERDICTS, "claims")]
+    blank = [r[0] for r in rows if not all(r[c].isdigit() for c in cols)]
+    assert not blank, f"scoreboard rows without whole-number counts (a chapter's glue is missing?): {blank}"
     for v in (*VERDICTS, "claims"):
         c = header.index(v)
         assert int(totals[0][c]) == sum(int(r[c]) for r in chapters), (v, totals[0], chapters)

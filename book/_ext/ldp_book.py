@@ -194,16 +194,117 @@ def _canonical_name(target: str) -> str | None:
     return None
 
 
+def _exists(target: str) -> bool:
+    """Does ``ldp.x.y`` name a module or an attribute that can be imported?"""
+    parts = target.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
 def _resolve_reexports(app, env, node, contnode):
     """Docstrings name objects by their public path (``ldp.oracles.GRR``); autodoc documents them where they
-    are defined (``ldp.oracles.grr.GRR``). Resolve the first through the second instead of a broken link."""
+    are defined (``ldp.oracles.grr.GRR``). Resolve the first through the second instead of a broken link.
+
+    A name that exists but has no entry of its own (a private module such as ``ldp._checks``, a constant
+    without a docstring) is shown as code without a link. A name that does not exist stays a warning: it is
+    a stale reference (a renamed module or function) that the strict build must catch."""
     if node.get("refdomain") != "py" or not str(node.get("reftarget", "")).startswith("ldp."):
         return None
     canonical = _canonical_name(node["reftarget"])
-    if canonical is None:
-        return None
-    return env.domains["py"].resolve_xref(env, node["refdoc"], app.builder, node["reftype"], canonical, node,
-                                          contnode)
+    if canonical is not None:
+        found = env.domains["py"].resolve_xref(env, node["refdoc"], app.builder, node["reftype"], canonical,
+                                               node, contnode)
+        if found is not None:
+            return found
+    return contnode if _exists(node["reftarget"]) else None
+
+
+_CODE_SPAN = re.compile(r"(``.+?``|`[^`]+`)")
+_BARS = re.compile(r"\|(?=\S)([^|`]*?\S)\|")
+
+
+def _escape_bars(app, what, name, obj, options, lines):
+    """``|Omega_j|`` in a docstring's prose is a cardinality or an absolute value, never an rST substitution
+    (``ldp`` defines none): escape the bars outside code spans so that docutils prints them as written."""
+    for i, line in enumerate(lines):
+        if "|" not in line or line.lstrip().startswith(("|", "+")):   # line blocks and grid tables
+            continue
+        parts = _CODE_SPAN.split(line)
+        lines[i] = "".join(p if j % 2 else _BARS.sub(r"\\|\1\\|", p) for j, p in enumerate(parts))
+
+
+_TABLE_BORDER = re.compile(r"^\s*=+(\s+=+)+\s*$")
+_ITEM_HEAD = re.compile(r"^(?P<indent>\s*)(?P<names>``[^`]+``(?:,\s*``[^`]+``)*,?)(?:(?P<gap>\s{2,})(?P<text>\S.*))?$")
+
+
+def _aligned_lists_to_bullets(app, what, name, obj, options, lines):
+    """The package's docstrings often list names in an aligned two-column layout::
+
+        ``ldp.audit``       exact ε of a channel
+        ``ldp.channels``    sampling, count-level sampling, inversion and variance
+                            for any finite channel
+
+    which reads well in a terminal but is not valid reStructuredText. Rewrite each such block as a bullet list
+    (``* ``ldp.audit``: exact ε of a channel``) so that the strict build accepts it and the page shows a list.
+    A block is two or more consecutive item lines (or one item with an aligned continuation)."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if _TABLE_BORDER.match(lines[i]):          # a simple table: copy it untouched, up to its last border
+            j = i + 1
+            while j < len(lines) and not (_TABLE_BORDER.match(lines[j]) and (j + 1 == len(lines)
+                                                                            or not lines[j + 1].strip())):
+                j += 1
+            out.extend(lines[i:j + 1])
+            i = j + 1
+            continue
+        m = _ITEM_HEAD.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        block: list[tuple[str, list[str]]] = []
+        indent = m["indent"]
+        j = i
+        while j < len(lines):
+            m = _ITEM_HEAD.match(lines[j])
+            if not m or m["indent"] != indent:
+                break
+            column = len(lines[j]) - len(m["text"]) if m["text"] else None
+            text = [m["text"]] if m["text"] else []
+            j += 1
+            while j < len(lines) and lines[j].strip() and not _ITEM_HEAD.match(lines[j]) and \
+                    len(lines[j]) - len(lines[j].lstrip()) > len(indent) and \
+                    (column is None or len(lines[j]) - len(lines[j].lstrip()) >= column - 1):
+                text.append(lines[j].strip())
+                if column is None:
+                    column = len(lines[j]) - len(lines[j].lstrip())
+                j += 1
+            block.append((m["names"].rstrip(","), text))
+        aligned = len(block) >= 2 or (block and len(block[0][1]) >= 2)
+        if not aligned or any(not t for _, t in block):
+            out.extend(lines[i:j])
+            i = j
+            continue
+        if out and out[-1].strip():
+            out.append("")
+        for names, text in block:
+            out.append(f"{indent}* {names}: {text[0]}")
+            out.extend(f"{indent}  {t}" for t in text[1:])
+        if j < len(lines) and lines[j].strip():
+            out.append("")
+        i = j
+    lines[:] = out
 
 
 def _skip_foreign_members(app, what, name, obj, skip, options):
@@ -292,4 +393,6 @@ def setup(app):
     app.add_directive("ldp-automodules", AutoModules)
     app.connect("missing-reference", _resolve_reexports)
     app.connect("autodoc-skip-member", _skip_foreign_members)
+    app.connect("autodoc-process-docstring", _escape_bars)
+    app.connect("autodoc-process-docstring", _aligned_lists_to_bullets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
