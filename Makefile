@@ -8,11 +8,24 @@ MATHJAX := _vendor/mathjax/tex-chtml.js
 BENCH_VENV := .venv-bench
 # xdist workers for the test suite (the machine has 2 cores)
 JOBS ?= 2
+# the size of every experiment in the built book: smoke | book | paper (see README, "Another profile")
+PROFILE ?= book
+# each profile builds in a folder of its own, with its own jupyter cache (<folder>/_build/.jupyter_cache):
+# book -> _build/html; any other profile P -> _build/P/html
+BOOK_ROOT := $(if $(filter book,$(PROFILE)),.,_build/$(PROFILE))
+BOOK_HTML := $(if $(filter book,$(PROFILE)),_build/html,_build/$(PROFILE)/html)
+NOSOL_ROOT := _build/nosolutions$(if $(filter book,$(PROFILE)),,-$(PROFILE))
+JB_BUILD := $(BIN)/jupyter-book build . -W -n --keep-going
+# kernels see the profile; progress bars stay in a reader's own runs, not in the built pages
+BOOK_ENV := LDP_PROFILE=$(PROFILE) LDP_PROGRESS=0
 
-.PHONY: help install install-test data data-if-possible mathjax book test bench clean
+.PHONY: help install install-test data data-if-possible mathjax book book-nosolutions lab test bench clean
 
 help:
 	@echo "make book   build the HTML book (book profile) into _build/html"
+	@echo "make book PROFILE=paper   the papers' own sizes into _build/paper/html (PROFILE=smoke: seconds)"
+	@echo "make book-nosolutions     the book without exercise solutions into _build/nosolutions/html"
+	@echo "make lab    open JupyterLab; the notebooks' .md files open as notebooks (jupytext)"
 	@echo "make test   run the whole test suite (unit, notebooks at smoke size, strict book build, browser)"
 	@echo "make data   copy/download and verify the real datasets into data/external/ (fails if one is missing)"
 	@echo "make bench  time ldp against pure-ldp and multi-freq-ldpy"
@@ -53,11 +66,28 @@ data-if-possible: $(VENV)/.book-installed
 	@$(BIN)/python -m ldp.data fetch || echo "Some datasets are missing (listed above): the book uses stand-ins for them and says so on each page."
 
 book: $(VENV)/.book-installed $(MATHJAX) data-if-possible
+	@case "$(PROFILE)" in smoke|book|paper) ;; *) echo "PROFILE must be smoke, book or paper"; exit 2;; esac
 	@start=$$(date +%s); \
-	$(BIN)/jupyter-book build . -W -n --keep-going; status=$$?; \
-	echo "Book built in $$(( $$(date +%s) - start )) s."; \
-	if [ $$status -ne 0 ]; then echo "Build failed: see the warnings above and _build/html/reports/"; exit $$status; fi; \
-	echo "Open file://$(CURDIR)/_build/html/index.html"
+	$(BOOK_ENV) $(JB_BUILD) --path-output $(BOOK_ROOT); status=$$?; \
+	echo "Book ($(PROFILE) profile) built in $$(( $$(date +%s) - start )) s."; \
+	if [ "$(BOOK_ROOT)" != "." ]; then ln -sfn _build/html $(BOOK_ROOT)/html; fi; \
+	if [ $$status -ne 0 ]; then echo "Build failed: see the warnings above and $(BOOK_HTML)/reports/"; exit $$status; fi; \
+	echo "Open file://$(CURDIR)/$(BOOK_HTML)/index.html"
+
+# The same book without the solutions of the exercises (sphinx-exercise's hide_solutions), for handing out.
+# It reuses the executed notebooks of the PROFILE's own build (same code, same profile: same outputs).
+book-nosolutions: $(VENV)/.book-installed $(MATHJAX) data-if-possible
+	@mkdir -p $(BOOK_ROOT)/_build/.jupyter_cache $(NOSOL_ROOT)/_build
+	@ln -sfn $(abspath $(BOOK_ROOT))/_build/.jupyter_cache $(NOSOL_ROOT)/_build/.jupyter_cache
+	LDP_HIDE_SOLUTIONS=1 $(BOOK_ENV) $(JB_BUILD) --path-output $(NOSOL_ROOT)
+	@ln -sfn _build/html $(NOSOL_ROOT)/html
+	@echo "Open file://$(CURDIR)/$(NOSOL_ROOT)/html/index.html"
+
+# JupyterLab on the repository; the settings in .jupyter/lab/user-settings make a double click on a notebook's
+# .md open it as a notebook (jupytext), and the kernel imports this checkout's ldp.
+lab: $(VENV)/.book-installed
+	JUPYTERLAB_SETTINGS_DIR=$(CURDIR)/.jupyter/lab/user-settings $(BIN)/jupyter lab --notebook-dir=$(CURDIR) \
+		$(if $(filter 0,$(shell id -u)),--allow-root) notebooks/00-frequency-oracles.md
 
 test: $(VENV)/.test-installed $(MATHJAX) data-if-possible
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -ra tests

@@ -607,12 +607,22 @@ class ClaimsTable:
         """The claims whose paper value has no ``source`` (rows with ``paper=None`` excepted)."""
         return [r["claim"] for r in self._rows if not r["source"] and r["paper"] is not None]
 
+    #: relative widths of the displayed columns (normalised over the columns shown)
+    _SHOW_WIDTHS = {"claim": 34, "paper": 9, "ours": 9, "verdict": 10, "rule": 19, "basis": 8, "source": 11,
+                    "note": 10}
+
     def show(self) -> Any:
-        """A styled DataFrame for display: verdicts coloured, long text wrapped."""
+        """A styled DataFrame for display, readable at page width.
+
+        Fixed column widths (long text wraps inside its column); the reason is
+        printed beneath its claim and the rule's outcome ("check") beneath the
+        rule, so the table has no column one word wide.  Verdicts are coloured.
+        Only the presentation differs from :meth:`frame`: the data are the same.
+        """
+        import html
+
         colours = {REPRODUCED: "#d8f0d8", DIFFERS: "#f8d8d0", NOT_REPRODUCIBLE: "#e6e6e6",
                    QUALITATIVE_ONLY: "#f3ecd0"}
-        df = self.frame()
-        df = df.drop(columns=[c for c in ("note", "source") if not any(r[c] for r in self._rows)])
 
         def fmt(v: Any) -> str:
             if v is None:
@@ -623,9 +633,30 @@ class ClaimsTable:
                 return np.array2string(v, precision=3, threshold=8)
             return str(v)
 
-        styler = df.style.format(escape="html").format({"paper": fmt, "ours": fmt}, escape="html")
+        def beneath(main: Any, extra: Any) -> str:
+            text = html.escape(str(main))
+            return text + (f'<br><small class="ldp-beneath">{html.escape(str(extra))}</small>' if extra else "")
+
+        df = self.frame()
+        shown = pd.DataFrame(index=df.index)
+        shown["claim"] = [beneath(c, r) for c, r in zip(df["claim"], df["reason"])]
+        shown["paper"] = [html.escape(fmt(v)) for v in df["paper"]]
+        shown["ours"] = [html.escape(fmt(v)) for v in df["ours"]]
+        shown["verdict"] = df["verdict"]
+        shown["rule"] = [beneath(c, k) for c, k in zip(df["criterion"], df["check"])]
+        shown["basis"] = [html.escape(str(v)) for v in df["basis"]]
+        for col in ("source", "note"):
+            if any(r[col] for r in self._rows):
+                shown[col] = [html.escape(str(v)) for v in df[col]]
+        total = sum(self._SHOW_WIDTHS[c] for c in shown.columns) + 3
+        styles = [{"selector": "", "props": "table-layout: fixed; width: 100%;"},
+                  {"selector": "th.row_heading, th.index_name, th.blank", "props": "width: 3%;"}]
+        styles += [{"selector": f"th.col{i}", "props": f"width: {100 * self._SHOW_WIDTHS[c] / total:.1f}%;"}
+                   for i, c in enumerate(shown.columns)]
+        styler = shown.style.format(escape=None)
         styler = styler.map(lambda v: f"background-color: {colours.get(v, '')}", subset=["verdict"])
-        return styler.set_properties(**{"text-align": "left", "white-space": "normal"})
+        styler = styler.set_table_styles(styles).set_table_attributes('class="dataframe ldp-claims"')
+        return styler.set_properties(**{"text-align": "left", "white-space": "normal", "vertical-align": "top"})
 
     # ------------------------------------------------------------------ publication
     def glue(self) -> None:

@@ -1,8 +1,14 @@
 """One figure style for the whole book.
 
-Every chapter calls :func:`use_house_style` (or :func:`new_figure`, which does
-it) and draws each method with :func:`style_for`, so a method keeps the same
-colour, marker and line style in every figure of the book.  Paper values are
+Every chapter calls :func:`use_house_style` (or :func:`new_figure` /
+:func:`small_multiples`, which do it) and draws each method with
+:func:`style_for`, so a method keeps the same colour, marker and line style in
+every figure of the book, except where two methods of one figure would look
+alike: within one figure no two methods share a colour (while the palette
+lasts) and never a colour *and* a marker (:func:`style_for` remembers what it
+gave each figure).  Figures are at most :data:`PAGE_WIDTH_IN` wide, so that
+their text, at least :data:`MIN_FONT_PT`, is still that large where the page
+shows it (:func:`min_display_font_pt` checks a finished figure).  Paper values are
 overlaid with :func:`overlay_paper_values` (hollow black markers) and theory
 against simulation with :func:`plot_theory_vs_sim` (a line for the closed form,
 markers with error bars for the simulation).
@@ -25,6 +31,10 @@ __all__ = [
     "use_house_style",
     "style_for",
     "new_figure",
+    "small_multiples",
+    "min_display_font_pt",
+    "PAGE_WIDTH_IN",
+    "MIN_FONT_PT",
     "overlay_paper_values",
     "plot_theory_vs_sim",
 ]
@@ -107,28 +117,27 @@ def _digest(name: str) -> int:
     return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:8], "big")
 
 
-def style_for(method_name: str) -> dict[str, str]:
-    """Fixed ``dict(color=..., marker=..., linestyle=...)`` for a method, the same in every figure.
+#: methods whose style is a reference (black or grey): never recoloured, only kept apart by marker
+_REFERENCES = {_key(n) for n in ("theory", "paper", "non-private")}
 
-    Lookup ignores case, spaces, underscores and hyphens (``"PTS-CP"``,
-    ``"pts_cp"`` and ``"PTS CP"`` are the same method).  Variants of a family
-    (any name starting with ``"kHR"``, e.g. ``"kHR (k=4)"``) keep the family's
-    colour and get their own marker and line style.  Unknown names receive a
-    deterministic style derived from a hash of the name (never an error), so
-    they are at least stable across figures and runs.
 
-    Parameters
-    ----------
-    method_name : str
+def _figure_of(where: Any) -> Any:
+    """The matplotlib Figure of ``where`` (a Figure, an Axes, or None: pyplot's current figure, if any)."""
+    if where is None:
+        import sys
 
-    Returns
-    -------
-    dict
-        A new dict; callers may modify it.
-    """
-    if not isinstance(method_name, str):
-        raise TypeError(f"method_name must be a string, got {type(method_name).__name__}")
-    key = _key(method_name)
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is None or not plt.get_fignums():
+            return None
+        return plt.gcf()
+    if hasattr(where, "get_figure") and not hasattr(where, "add_subplot"):
+        where = where.get_figure()
+    if not hasattr(where, "add_subplot"):
+        raise TypeError(f"figure must be a matplotlib Figure or Axes, got {type(where).__name__}")
+    return where
+
+
+def _registered_style(key: str) -> dict[str, str]:
     if key in _BY_KEY:
         return dict(_BY_KEY[key])
     h = _digest(key)
@@ -140,6 +149,72 @@ def style_for(method_name: str) -> dict[str, str]:
     color = PALETTE[(h // (len(_MARKERS) * len(_LINESTYLES))) % len(PALETTE)]
     return dict(color=color, marker=marker, linestyle=linestyle)
 
+
+def style_for(method_name: str, figure: Any = None) -> dict[str, str]:
+    """``dict(color=..., marker=..., linestyle=...)`` for a method: fixed across figures, distinct within one.
+
+    Lookup ignores case, spaces, underscores and hyphens (``"PTS-CP"``,
+    ``"pts_cp"`` and ``"PTS CP"`` are the same method).  Variants of a family
+    (any name starting with ``"kHR"``, e.g. ``"kHR (k=4)"``) keep the family's
+    colour and get their own marker and line style.  Unknown names receive a
+    deterministic style derived from a hash of the name (never an error), so
+    they are at least stable across figures and runs.
+
+    Within one figure the styles handed out are remembered: the same method gets
+    the same style in every panel, and a method whose registered colour another
+    method of the figure already uses gets the first palette colour still free
+    in that figure (so "PTJ" and "PTJ-S+VP", or three kHR variants, never share
+    a colour); once the palette is exhausted the colour repeats with a marker not
+    yet paired with it.  No two methods of one figure ever share colour *and*
+    marker.  The reference styles ("theory", "paper", "non-private") keep their
+    black or grey.
+
+    Parameters
+    ----------
+    method_name : str
+    figure : matplotlib Figure or Axes, optional
+        The figure the method is drawn in.  Default: pyplot's current figure when
+        one is open (the usual case in a notebook cell), else no figure (the
+        registered style, unchanged).
+
+    Returns
+    -------
+    dict
+        A new dict; callers may modify it.
+    """
+    if not isinstance(method_name, str):
+        raise TypeError(f"method_name must be a string, got {type(method_name).__name__}")
+    key = _key(method_name)
+    style = _registered_style(key)
+    fig = _figure_of(figure)
+    if fig is None:
+        return style
+    given: dict[str, dict[str, str]] = fig.__dict__.setdefault("_ldp_styles", {})
+    if key in given:
+        return dict(given[key])
+    used_colours = {st["color"] for k, st in given.items() if k not in _REFERENCES}
+    used_pairs = {(st["color"], st["marker"]) for st in given.values()}
+    if key not in _REFERENCES and style["color"] in used_colours:
+        free = [c for c in PALETTE if c not in used_colours]
+        if free:
+            style["color"] = free[0]
+    if (style["color"], style["marker"]) in used_pairs:
+        style["marker"] = next((m for m in _MARKERS if (style["color"], m) not in used_pairs), style["marker"])
+        if (style["color"], style["marker"]) in used_pairs:  # every colour-marker pair taken (>144 methods)
+            raise ValueError(f"figure already has {len(given)} methods: no colour-marker pair is left "
+                             f"for {method_name!r}; split the figure into small multiples")
+    given[key] = style
+    return dict(style)
+
+
+#: the widest figure (inches) the book column shows without shrinking its text below MIN_FONT_PT
+PAGE_WIDTH_IN = 7.0
+#: the smallest font size (points, as displayed on the page) of any text in a figure
+MIN_FONT_PT = 8.0
+#: width of the book's text column in CSS pixels at a 1400 px window (sphinx-book-theme)
+COLUMN_PX = 717
+#: at most this many panels in one row of a page-width figure
+MAX_PANELS_PER_ROW = 3
 
 _RC = {
     "figure.figsize": (6.0, 3.8),
@@ -153,6 +228,7 @@ _RC = {
     "xtick.labelsize": 10,
     "ytick.labelsize": 10,
     "legend.fontsize": 9,
+    "legend.title_fontsize": 9,
     "legend.frameon": False,
     "axes.grid": True,
     "grid.alpha": 0.3,
@@ -175,8 +251,22 @@ def use_house_style() -> None:
     mpl.rcParams["axes.prop_cycle"] = cycler(color=list(PALETTE))
 
 
+def _grid_size(nrows: int, ncols: int) -> tuple[float, float]:
+    """Default size of an ``nrows x ncols`` grid: page width from two columns on, shorter rows when narrow."""
+    width = {1: 6.0, 2: PAGE_WIDTH_IN}.get(ncols, PAGE_WIDTH_IN)
+    row_height = {1: 3.8, 2: 3.0, 3: 2.5}.get(ncols, 2.2)
+    return width, row_height * nrows + 0.3
+
+
 def new_figure(nrows: int = 1, ncols: int = 1, **kw: Any) -> tuple[Any, Any]:
-    """``plt.subplots`` in the house style, sized by the grid unless ``figsize`` is given.
+    """``plt.subplots`` in the house style, sized for the page.
+
+    The default size depends on the grid (a single panel 6 in wide, a grid at
+    :data:`PAGE_WIDTH_IN`).  A ``figsize`` wider than :data:`PAGE_WIDTH_IN` is
+    scaled down, aspect kept, to that width: the page would shrink it anyway, and
+    the text (at least :data:`MIN_FONT_PT` in the house style) would become
+    unreadable.  More than :data:`MAX_PANELS_PER_ROW` panels in a row will be
+    cramped at that width: use :func:`small_multiples`.
 
     Parameters
     ----------
@@ -195,8 +285,87 @@ def new_figure(nrows: int = 1, ncols: int = 1, **kw: Any) -> tuple[Any, Any]:
     import matplotlib.pyplot as plt
 
     use_house_style()
-    kw.setdefault("figsize", (min(4.2 * ncols + 0.8, 13.0), 3.4 * nrows + 0.4))
-    return plt.subplots(nrows, ncols, **kw)
+    w, h = kw.pop("figsize", None) or _grid_size(int(nrows), int(ncols))
+    if not (np.isfinite(w) and np.isfinite(h) and w > 0 and h > 0):
+        raise ValueError(f"figsize must be two positive numbers, got {(w, h)!r}")
+    if w > PAGE_WIDTH_IN:
+        w, h = PAGE_WIDTH_IN, h * PAGE_WIDTH_IN / w
+    return plt.subplots(nrows, ncols, figsize=(w, h), **kw)
+
+
+def small_multiples(n_panels: int, ncols: int | None = None, *, panel_height: float | None = None,
+                    **kw: Any) -> tuple[Any, list[Any]]:
+    """A page-width grid of ``n_panels`` panels, at most :data:`MAX_PANELS_PER_ROW` per row.
+
+    Use it instead of one panel with many series (e.g. one panel per method
+    family) or a long row of panels.  Unused cells of the last row are removed.
+
+    Parameters
+    ----------
+    n_panels : int
+        Number of panels (>= 1).
+    ncols : int, optional
+        Panels per row, 1 to :data:`MAX_PANELS_PER_ROW` (default: ``min(n_panels, 3)``).
+    panel_height : float, optional
+        Height of one row in inches (default: by the number of columns, as :func:`new_figure`).
+    **kw
+        Passed to ``matplotlib.pyplot.subplots`` (``sharex``, ``sharey``, ...).
+
+    Returns
+    -------
+    (Figure, list of Axes)
+        The figure and its ``n_panels`` axes in reading order.
+    """
+    if isinstance(n_panels, bool) or not isinstance(n_panels, (int, np.integer)) or n_panels < 1:
+        raise ValueError(f"n_panels must be an integer >= 1, got {n_panels!r}")
+    if ncols is None:
+        ncols = min(int(n_panels), MAX_PANELS_PER_ROW)
+    if isinstance(ncols, bool) or not isinstance(ncols, (int, np.integer)) or not 1 <= ncols <= MAX_PANELS_PER_ROW:
+        raise ValueError(f"ncols must be an integer from 1 to {MAX_PANELS_PER_ROW} (panels per row at page width), "
+                         f"got {ncols!r}")
+    if panel_height is not None and not (np.isfinite(panel_height) and panel_height > 0):
+        raise ValueError(f"panel_height must be a positive number of inches, got {panel_height!r}")
+    nrows = -(-int(n_panels) // int(ncols))
+    w, h = _grid_size(nrows, int(ncols))
+    if panel_height is not None:
+        h = panel_height * nrows + 0.3
+    kw.setdefault("squeeze", False)
+    fig, axes = new_figure(nrows, int(ncols), figsize=(w, h), **kw)
+    flat = list(np.asarray(axes).ravel())
+    for ax in flat[n_panels:]:
+        fig.delaxes(ax)
+    return fig, flat[:n_panels]
+
+
+def min_display_font_pt(fig: Any, column_px: float = COLUMN_PX) -> float:
+    """Smallest font size of the figure's visible text as the page displays it (points, 96 px per inch).
+
+    The page shows a figure at its natural width (``width x dpi`` pixels) or
+    shrinks it to the column; this returns the size of its smallest text after
+    that shrinking, to compare with :data:`MIN_FONT_PT`.
+
+    Parameters
+    ----------
+    fig : matplotlib Figure
+    column_px : float
+        Width of the text column in CSS pixels (default :data:`COLUMN_PX`).
+
+    Returns
+    -------
+    float
+        ``inf`` for a figure without text.
+    """
+    from matplotlib.text import Text
+
+    if not (np.isfinite(column_px) and column_px > 0):
+        raise ValueError(f"column_px must be a positive number of pixels, got {column_px!r}")
+    natural_px = fig.get_size_inches()[0] * fig.dpi
+    shrink = min(1.0, column_px / natural_px)
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    if not sizes:
+        return float("inf")
+    # points -> natural pixels (dpi/72) -> displayed pixels (shrink) -> CSS points (72/96)
+    return min(sizes) * fig.dpi / 72 * shrink * 72 / 96
 
 
 def _xy(x: Any, y: Any, xname: str, yname: str) -> tuple[np.ndarray, np.ndarray]:
@@ -263,7 +432,7 @@ def plot_theory_vs_sim(
     -------
     Axes
     """
-    style = style_for(method)
+    style = style_for(method, ax)
     stem = method if label is None else label
     xa = np.asarray(x, dtype=float).ravel()
     if theory is not None:

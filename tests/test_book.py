@@ -1,12 +1,19 @@
 """The strict book build and what a reader sees: pages, figures, links, math, in a real browser.
 
-The build runs once per session at the smoke profile (``LDP_PROFILE=smoke``) into ``_build/smoke`` so it
-never shares a jupyter-cache with ``make book``; a file lock makes xdist workers share one build.
+The build runs once per session at the smoke profile exactly as ``make book PROFILE=smoke`` does it
+(``LDP_PROFILE=smoke LDP_PROGRESS=0``, ``--path-output _build/smoke``: its own folder and its own jupyter cache,
+never shared with ``make book``'s); a file lock makes xdist workers share one build. The solution-free build
+(``make book-nosolutions``) is tested at the same size, re-using that build's executed notebooks.
+
+Several checks below (figures, code-cell length, outputs) inspect what the chapters' authors control; when they
+fail, the message lists every page and what is wrong there.
 """
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -42,14 +49,22 @@ def built_book():
         if marker.is_file() and marker.read_text() == run_id:
             return HTML
         shutil.rmtree(OUT, ignore_errors=True)
-        env = dict(os.environ, LDP_PROFILE="smoke")
-        jb = Path(sys.executable).with_name("jupyter-book")
-        proc = subprocess.run([str(jb), "build", str(REPO), "-W", "-n", "--keep-going", "--path-output", str(OUT)],
-                              cwd=REPO, env=env, capture_output=True, text=True, timeout=1500)
+        proc = _jupyter_book(OUT, LDP_PROFILE="smoke")
         log = proc.stdout[-6000:] + proc.stderr[-6000:]
         assert proc.returncode == 0, f"strict book build failed:\n{log}"
+        (OUT / "html").unlink(missing_ok=True)
+        (OUT / "html").symlink_to("_build/html")      # as `make book PROFILE=smoke` leaves it
         marker.write_text(run_id)
     return HTML
+
+
+def _jupyter_book(out: Path, **env_vars: str) -> subprocess.CompletedProcess:
+    """``jupyter-book build . -W -n --keep-going --path-output out`` with the Makefile's environment."""
+    env = {k: v for k, v in os.environ.items() if k != "LDP_HIDE_SOLUTIONS"}
+    env.update(LDP_PROGRESS="0", **env_vars)
+    jb = Path(sys.executable).with_name("jupyter-book")
+    return subprocess.run([str(jb), "build", str(REPO), "-W", "-n", "--keep-going", "--path-output", str(out)],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=1500)
 
 
 class _Page(HTMLParser):
@@ -221,23 +236,354 @@ def _table_rows(html_text: str) -> list[list[str]]:
     return rows
 
 
-def test_scoreboard_totals_match_the_chapters_claims_tables(built_book):
-    """The built scoreboard's totals equal the verdicts counted in each chapter's own claims table."""
+def _claims_counts(html_text: str) -> tuple[int, int, int, int, int] | None:
+    """(reproduced, differs, not reproducible, qualitative only, claims) counted in a page's claims table."""
+    rows = _table_rows(html_text)
+    header = next((r for r in rows if "verdict" in r), None)
+    if header is None:
+        return None
+    col = header.index("verdict")
+    verdicts = [r[col] for r in rows if len(r) == len(header) and r is not header and r[col] in VERDICTS]
+    return (*(verdicts.count(v) for v in VERDICTS), len(verdicts))
+
+
+VERDICTS = ("reproduced", "differs", "not reproducible", "qualitative only")
+
+
+def _scoreboard_rows(built_book: Path) -> tuple[list[str], list[list[str]]]:
     board = (built_book / "book" / "scoreboard.html").read_text(encoding="utf-8")
-    totals = [r for r in _table_rows(board) if len(r) >= 6 and r[-1].isdigit() and r[-4].isdigit()]
-    assert totals, "no totals rows found on the scoreboard"
+    block = board[board.index("scoreboard-totals"):]
+    block = block[:block.index("</table>")]
+    rows = _table_rows(block)
+    return rows[0], rows[1:]
+
+
+def test_scoreboard_totals_match_the_chapters_claims_tables(built_book):
+    """Each chapter's row on the scoreboard equals the verdicts counted in that chapter's own claims table."""
+    header, rows = _scoreboard_rows(built_book)
+    cols = [header.index(v) for v in (*VERDICTS, "claims")]
+    shown = sorted(tuple(int(r[c]) for c in cols) for r in rows if r[0] != "all chapters")
     chapters = [f for f in toc_files() if f.startswith("notebooks/") and (
         "experiments" in f or f.startswith("notebooks/00-"))]
-    counted = []
-    for f in chapters:
-        rows = _table_rows((built_book / f"{f}.html").read_text(encoding="utf-8"))
-        header = next((r for r in rows if "verdict" in r), None)
-        if header is None:
+    counted = [c for f in chapters
+               if (c := _claims_counts((built_book / f"{f}.html").read_text(encoding="utf-8"))) is not None]
+    assert shown == sorted(counted), f"scoreboard rows {shown} != chapters' tables {counted}"
+
+
+def test_scoreboard_total_row_is_the_sum_of_the_chapter_rows(built_book):
+    """The 'all chapters' row (added at build time by book/_ext/ldp_book.py) adds up the rows above it."""
+    header, rows = _scoreboard_rows(built_book)
+    totals = [r for r in rows if r[0] == "all chapters"]
+    assert len(totals) == 1 and rows[-1] is totals[0], f"expected one total row, last: {rows}"
+    chapters = rows[:-1]
+    assert len(chapters) >= 2
+    cols = [header.index(v) for v in (*VERDICTS, "claims")]
+    blank = [r[0] for r in rows if not all(r[c].isdigit() for c in cols)]
+    assert not blank, f"scoreboard rows without whole-number counts (a chapter's glue is missing?): {blank}"
+    for v in (*VERDICTS, "claims"):
+        c = header.index(v)
+        assert int(totals[0][c]) == sum(int(r[c]) for r in chapters), (v, totals[0], chapters)
+    assert sum(int(totals[0][header.index(v)]) for v in VERDICTS) == int(totals[0][header.index("claims")])
+
+
+# ----------------------------------------------------------------------------------------------- page structure
+class _Node:
+    __slots__ = ("tag", "attrs", "children", "parent", "text")
+
+    def __init__(self, tag, attrs, parent):
+        self.tag, self.attrs, self.children, self.parent, self.text = tag, attrs, [], parent, []
+
+    @property
+    def classes(self) -> set[str]:
+        return set((self.attrs.get("class") or "").split())
+
+    def iter(self):
+        yield self
+        for c in self.children:
+            yield from c.iter()
+
+    def ancestors(self):
+        node = self.parent
+        while node is not None:
+            yield node
+            node = node.parent
+
+    def all_text(self) -> str:
+        return "".join(t if isinstance(t, str) else t.all_text() for t in self.text)
+
+
+class _Tree(HTMLParser):
+    """A minimal DOM: enough to ask "is this image inside a captioned figure?"."""
+
+    VOID = {"img", "br", "hr", "meta", "link", "input", "source", "wbr", "col", "area", "base", "embed", "param"}
+
+    def __init__(self):
+        super().__init__()
+        self.root = _Node("root", {}, None)
+        self.cur = self.root
+
+    def handle_starttag(self, tag, attrs):
+        node = _Node(tag, dict(attrs), self.cur)
+        self.cur.children.append(node)
+        self.cur.text.append(node)
+        if tag not in self.VOID:
+            self.cur = node
+
+    def handle_endtag(self, tag):
+        node = self.cur
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self.cur = node.parent
+
+    def handle_data(self, data):
+        self.cur.text.append(data)
+
+
+def _tree(path: Path) -> _Node:
+    t = _Tree()
+    t.feed(path.read_text(encoding="utf-8"))
+    return t.root
+
+
+def _article(root: _Node) -> _Node:
+    return next((n for n in root.iter() if n.tag == "article" and "bd-article" in n.classes), root)
+
+
+def _notebook_pages(html: Path) -> list[Path]:
+    return [html / f"{f}.html" for f in toc_files() if f.startswith("notebooks/")]
+
+
+FIG_NUMBER = re.compile(r"^Fig\. \d+\.\d+\s*$")
+
+
+def test_every_image_is_a_numbered_captioned_figure_with_alt_text(built_book):
+    """Every image on a notebook page sits in a figure numbered per chapter, with a caption and real alt text."""
+    problems = []
+    for path in _notebook_pages(built_book):
+        bad: dict[str, int] = {}
+        for img in (n for n in _article(_tree(path)).iter() if n.tag == "img"):
+            fig = next((a for a in img.ancestors() if a.tag == "figure"), None)
+            cap = next((n for n in fig.iter() if n.tag == "figcaption"), None) if fig else None
+            number = next((n for n in cap.iter() if "caption-number" in n.classes), None) if cap else None
+            alt = (img.attrs.get("alt") or "").strip()
+            if fig is None:
+                why = "not in a figure"
+            elif number is None or not FIG_NUMBER.match(number.all_text()):
+                why = "figure without a chapter-numbered caption"
+            elif len(cap.all_text()) - len(number.all_text()) < 10:
+                why = "caption too short"
+            elif not alt or alt.endswith((".png", ".svg", ".jpg")) or "/" in alt:
+                why = "alt text is empty or a file path"
+            else:
+                continue
+            bad[why] = bad.get(why, 0) + 1
+        if bad:
+            problems.append(f"{path.relative_to(built_book)}: " + ", ".join(f"{n} image(s) {w}" for w, n in bad.items()))
+    assert not problems, "images that are not numbered, captioned figures:\n" + "\n".join(problems)
+
+
+def _build_machine_paths() -> list[str]:
+    paths = {str(REPO), str(REPO.resolve()), sys.prefix, str(Path(sys.prefix).resolve()), str(Path.home())}
+    return sorted(p for p in paths if len(p) > 4)
+
+
+WARNING_IN_OUTPUT = re.compile(r"\b[A-Z]\w*Warning\b|\bWarning:|\bwarnings\.warn\b")
+
+
+def test_no_stderr_warning_or_build_machine_path_in_the_html(built_book):
+    """No stderr block, no Python warning in an output, no path of this machine, in any built page."""
+    machine = _build_machine_paths()
+    problems = []
+    for path in sorted(built_book.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        rel = path.relative_to(built_book)
+        if "output stderr" in text:
+            problems.append(f"{rel}: {text.count('output stderr')} stderr output block(s)")
+        for p in machine:
+            if p in text:
+                problems.append(f"{rel}: contains the build machine's path {p!r}")
+        root = _tree(path)
+        for out in (n for n in root.iter() if "cell_output" in n.classes):
+            m = WARNING_IN_OUTPUT.search(out.all_text())
+            if m:
+                problems.append(f"{rel}: a cell output shows {m.group(0)!r}")
+                break
+    assert not problems, "\n".join(problems)
+
+
+MAX_VISIBLE_CODE_LINES = 30
+
+
+def test_no_visible_code_cell_longer_than_30_lines(built_book):
+    """Prose first: a code cell shown without a toggle has at most 30 lines (hide-input / remove-input the rest)."""
+    problems = []
+    for path in _notebook_pages(built_book):
+        long_cells = []
+        for cell in (n for n in _tree(path).iter() if n.tag == "div" and "cell" in n.classes):
+            if any(c.startswith(("tag_hide-input", "tag_remove-input", "tag_hide-cell", "tag_remove-cell"))
+                   for c in cell.classes):
+                continue
+            cell_input = next((n for n in cell.iter() if "cell_input" in n.classes), None)
+            pre = next((n for n in cell_input.iter() if n.tag == "pre"), None) if cell_input else None
+            if pre is None:
+                continue
+            n_lines = len(pre.all_text().rstrip("\n").split("\n"))
+            if n_lines > MAX_VISIBLE_CODE_LINES:
+                long_cells.append(n_lines)
+        if long_cells:
+            problems.append(f"{path.relative_to(built_book)}: {len(long_cells)} visible code cell(s) over "
+                            f"{MAX_VISIBLE_CODE_LINES} lines ({sorted(long_cells, reverse=True)})")
+    assert not problems, "\n".join(problems)
+
+
+# ----------------------------------------------------------------------------------------------- run from the page
+def test_every_notebook_page_offers_the_ipynb_and_the_md(built_book):
+    """The download menu lists the .ipynb (jupytext from the MyST source, no outputs) and the .md."""
+    import nbformat
+
+    problems = []
+    for f in [f for f in toc_files() if f.startswith("notebooks/")]:
+        text = (built_book / f"{f}.html").read_text(encoding="utf-8")
+        for suffix in (".ipynb", ".md"):
+            if f"_sources/{f}{suffix}" not in text:
+                problems.append(f"{f}: no download link to _sources/{f}{suffix}")
+        target = built_book / "_sources" / f"{f}.ipynb"
+        if not target.is_file():
+            problems.append(f"{f}: _sources/{f}.ipynb missing")
             continue
-        col = header.index("verdict")
-        verdicts = [r[col] for r in rows if len(r) == len(header) and r is not header and r[col] in (
-            "reproduced", "differs", "not reproducible")]
-        counted.append((verdicts.count("reproduced"), verdicts.count("differs"),
-                        verdicts.count("not reproducible"), len(verdicts)))
-    shown = [tuple(int(x) for x in r[-4:]) for r in totals]
-    assert sorted(shown) == sorted(counted), f"scoreboard totals {shown} != chapters' tables {counted}"
+        nb = nbformat.read(target, as_version=4)
+        n_code = len(re.findall(r"^```\{code-cell\}", (REPO / f"{f}.md").read_text(encoding="utf-8"), flags=re.M))
+        cells = [c for c in nb.cells if c.cell_type == "code"]
+        if len(cells) != n_code or any(c.get("outputs") for c in cells):
+            problems.append(f"{f}: the .ipynb has {len(cells)} code cells (the .md {n_code}) or stored outputs")
+        if "parameters" not in cells[0].metadata.get("tags", []):
+            problems.append(f"{f}: the .ipynb's first code cell is not the parameters cell")
+    assert not problems, "\n".join(problems)
+
+
+def test_launch_and_repository_buttons_come_from_the_one_repository_url(built_book):
+    import yaml
+
+    url = yaml.safe_load((REPO / "_config.yml").read_text())["repository"]["url"].rstrip("/")
+    owner_repo = url.removeprefix("https://github.com/")
+    text = (built_book / "notebooks" / "01-clldp-theory.html").read_text(encoding="utf-8")
+    assert f"https://mybinder.org/v2/gh/{owner_repo}/" in text
+    assert f"https://colab.research.google.com/github/{owner_repo}/blob/gh-pages/_sources/" in text
+    assert url in text                                           # repository button
+
+
+def test_reference_pages_exist_and_say_what_they_should(built_book):
+    api = built_book / "book" / "api"
+    pages = {p.stem for p in api.glob("*.html")}
+    assert {"index", "core", "oracles", "clldp", "lopub", "multiclass", "cpl", "uldp", "data"} <= pages
+    import pkgutil
+
+    import ldp
+
+    core = (api / "core.html").read_text(encoding="utf-8")
+    for m in pkgutil.iter_modules(ldp.__path__):                # every public module is documented, found at build
+        if not m.name.startswith("_"):
+            page = core if not m.ispkg else (api / f"{m.name}.html").read_text(encoding="utf-8")
+            assert f'id="module-ldp.{m.name}"' in page, m.name
+    assert 'id="ldp.plotting.style_for"' in core
+    execution = (built_book / "book" / "execution.html").read_text(encoding="utf-8")
+    rows = _table_rows(execution)
+    assert sum(1 for r in rows if any("notebooks/" in c or c.startswith("notebooks") for c in r)) >= \
+        len([f for f in toc_files() if f.startswith("notebooks/")]), rows[:3]
+    assert ">smoke<" in execution                                  # LDP_PROFILE reached the kernels
+    cite = re.sub(r"<[^>]+>", "", (built_book / "book" / "how-to-cite.html").read_text(encoding="utf-8"))
+    assert "@software{ldp_compendium_2026," in cite and "CC BY 4.0" in cite
+    intro = (built_book / "book" / "intro.html").read_text(encoding="utf-8")
+    assert "MIT licence" in intro and "CC BY 4.0" in intro         # footer
+    assert "prf-prf.html" in (built_book / "book" / "proof-index.html").read_text(encoding="utf-8")
+
+
+def test_numbering_is_per_chapter_and_citations_are_author_year(built_book):
+    """Proof boxes, exercises and figures carry "<chapter>.<n>", and the bibliography labels read as the text."""
+    numbers = []
+    for path in _notebook_pages(built_book):
+        numbers += re.findall(r'caption-number">([A-Z][a-z]+\.? [\d.]+)', path.read_text(encoding="utf-8"))
+    assert numbers, "no numbered element at all"
+    flat = [n for n in numbers if not re.fullmatch(r"\S+ \d+\.\d+", n)]
+    assert not flat, f"numbers that are not chapter-scoped: {sorted(set(flat))[:10]}"
+    bib = (built_book / "book" / "bibliography.html").read_text(encoding="utf-8")
+    labels = re.findall(r'<span class="fn-bracket">\[</span>([^<]+)<span class="fn-bracket">\]</span>', bib)
+    assert labels and all(re.fullmatch(r"\D+ \d{4}[a-z]?", lab) for lab in labels), labels[:5]
+    intro = re.sub(r"<[^>]+>", "", (built_book / "book" / "intro.html").read_text(encoding="utf-8"))
+    assert "(Jayawardana et al., 2025)" in intro                   # {cite:p}: round brackets, author, year
+
+
+def test_one_search_field(built_book):
+    """The theme's sidebar search field is gone; the header's search button remains."""
+    text = (built_book / "book" / "intro.html").read_text(encoding="utf-8")
+    sidebar = text[text.index('class="bd-sidebar-primary'):]
+    sidebar = sidebar[:sidebar.index("</div>\n</div>\n") if "</div>\n</div>\n" in sidebar else 3000]
+    assert "search-button-field" not in sidebar[:3000]
+    assert "search-button__button" in text
+
+
+# ----------------------------------------------------------------------------------------------- course kit
+@pytest.fixture(scope="module")
+def nosolutions_book(built_book):
+    """``make book-nosolutions`` at smoke size, re-using the smoke build's executed notebooks."""
+    out = REPO / "_build" / "smoke-nosolutions"
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "_build").mkdir(parents=True)
+    (out / "_build" / ".jupyter_cache").symlink_to(OUT / "_build" / ".jupyter_cache")
+    proc = _jupyter_book(out, LDP_PROFILE="smoke", LDP_HIDE_SOLUTIONS="1")
+    assert proc.returncode == 0, f"solution-free build failed:\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}"
+    return out / "_build" / "html"
+
+
+def test_the_solution_free_build_has_exercises_and_no_solutions(built_book, nosolutions_book):
+    with_solutions = without = exercises = 0
+    for f in [f for f in toc_files() if f.startswith("notebooks/")]:
+        full = (built_book / f"{f}.html").read_text(encoding="utf-8")
+        bare = (nosolutions_book / f"{f}.html").read_text(encoding="utf-8")
+        with_solutions += full.count('class="solution')
+        without += bare.count('class="solution')
+        exercises += bare.count('class="exercise')
+    assert exercises > 0 and with_solutions > 0, (exercises, with_solutions)
+    assert without == 0, f"{without} solution blocks left in the solution-free build"
+
+
+# ----------------------------------------------------------------------------------------------- browser: math
+_MATH_OVERFLOW = """() => {
+  const article = document.querySelector('article.bd-article') || document.body;
+  const right = article.getBoundingClientRect().right;
+  const bad = [];
+  for (const el of article.querySelectorAll('mjx-container')) {   // the page's text, not the side tables of contents
+    const box = el.getBoundingClientRect();
+    if (box.width === 0) continue;                       // inside a closed toggle
+    let scroller = null;
+    for (let a = el; a && a !== article; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if ((o === 'auto' || o === 'scroll') && a.scrollWidth > a.clientWidth + 1) { scroller = a; break; }
+    }
+    const sticksOut = box.right > right + 1;
+    const st = getComputedStyle(el);   // clipped: wider than its box and overflow hidden (visible overflow is
+    const cut = el.scrollWidth > el.clientWidth + 1 && ['hidden', 'clip'].includes(st.overflowX);  // caught below)
+    if ((sticksOut && !scroller) || cut) {
+      bad.push((el.getAttribute('display') === 'true' ? 'display ' : 'inline ') + Math.round(el.scrollWidth) + 'px');
+    }
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("width", [1400, 420])
+def test_no_math_wider_than_its_column_unless_it_scrolls(built_book, browser, width):
+    problems = []
+    for path in _pages(built_book):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.route("http*://**", lambda route: route.abort())
+        page.goto(path.as_uri(), wait_until="load")
+        if page.evaluate("() => !!(window.MathJax && window.MathJax.startup)"):
+            page.wait_for_function("() => window.MathJax.startup.promise.then(() => true)", timeout=30_000)
+            page.evaluate("() => window.MathJax.startup.promise")
+        bad = page.evaluate(_MATH_OVERFLOW)
+        if bad:
+            problems.append(f"{path.relative_to(built_book)}: {len(bad)} math element(s) cut at {width}px: {bad[:4]}")
+        page.close()
+    assert not problems, "\n".join(problems)

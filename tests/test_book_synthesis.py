@@ -189,7 +189,10 @@ def test_course_refers_to_real_exercises_and_covers_every_chapter():
     exercises = exercise_labels()
     assert refs and set(refs) <= exercises, sorted(set(refs) - exercises)
     weeks = re.findall(r"^### Week (\d)", text, re.M)
-    assert weeks == ["1", "2", "3", "4", "5"]
+    assert weeks == ["1", "2", "3", "4", "5", "6"]          # one theory chapter per 90-minute lecture
+    for week in re.split(r"^### ", text, flags=re.M)[1:]:
+        read = next((line for line in week.splitlines() if line.startswith("- Read:")), "")
+        assert len(re.findall(r"-theory`", read)) <= 1, f"one lecture, two theory chapters: {week.splitlines()[0]}"
     for stem in ("00-frequency-oracles", "01-clldp-theory", "02-lopub-theory", "03-multiclass-theory",
                  "04-cpl-theory", "05-uldp-theory", "06-comparison"):
         assert f"notebooks/{stem}" in text, f"the course guide never assigns {stem}"

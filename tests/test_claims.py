@@ -328,3 +328,20 @@ def test_glue_values(monkeypatch):
     with pytest.raises(TypeError, match="mapping"):
         glue_values([("x", 1)])
     assert "ch-bad key" not in glued
+
+
+def test_show_is_readable_at_page_width():
+    """Styling only: fixed widths, the reason beneath its claim, nothing escaped twice or lost."""
+    import re
+
+    t = ClaimsTable("x")
+    t.add("a <b> claim", 1.0, 1.5, within_rel(0.1), reason_if_differs="because of <noise> & more")
+    t.add("another", 1.0, 1.0, within_rel(0.1))
+    html = t.show().to_html()
+    assert "table-layout: fixed" in html and 'class="dataframe ldp-claims"' in html
+    widths = [float(w) for w in re.findall(r"th\.col\d+ \{\s*width: ([\d.]+)%", html)]
+    assert len(widths) == 6 and 95 <= sum(widths) + 3 <= 101 and min(widths) >= 8
+    assert "a &lt;b&gt; claim<br><small class=\"ldp-beneath\">because of &lt;noise&gt; &amp; more</small>" in html
+    header = re.findall(r"<th[^>]*col_heading[^>]*>([^<]*)</th>", html)
+    assert header == ["claim", "paper", "ours", "verdict", "rule", "basis"]
+    assert t.frame()["reason"].tolist() == ["because of <noise> & more", ""]   # the data are unchanged

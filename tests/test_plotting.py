@@ -10,9 +10,14 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from ldp.plotting import (  # noqa: E402
+    MAX_PANELS_PER_ROW,
     METHOD_STYLES,
+    MIN_FONT_PT,
+    PAGE_WIDTH_IN,
     PALETTE,
+    min_display_font_pt,
     new_figure,
+    small_multiples,
     overlay_paper_values,
     plot_theory_vs_sim,
     style_for,
@@ -88,6 +93,8 @@ def test_new_figure_shapes():
     assert axes.shape == (2, 3)
     fig, ax = new_figure(figsize=(3, 2))
     assert tuple(fig.get_size_inches()) == (3, 2)
+    fig, axes = new_figure(2, 4, figsize=(13, 7))          # too wide for the page: scaled to its width
+    assert fig.get_size_inches() == pytest.approx((PAGE_WIDTH_IN, 7 * PAGE_WIDTH_IN / 13))
     with pytest.raises(ValueError, match="ncols"):
         new_figure(1, 0)
 
@@ -122,3 +129,101 @@ def test_plot_helpers_validate_lengths():
     with pytest.raises(ValueError, match="sim_err"):
         plot_theory_vs_sim(ax, [1, 2], None, [1, 2], [1, 2, 3])
     plot_theory_vs_sim(ax, [1, 2], None, [1, 2], np.ones((2, 2)), method="paper", label="x")
+
+
+# ----------------------------------------------------------------------------- one figure, distinct series
+FIGURES_OF_THE_BOOK = [
+    ["GRR", "SUE", "OUE", "OLH", "BLH", "SS", "HR", "RAPPOR", "EXP", "ADP", "theory", "paper"],
+    ["kHR", "kHR (k=1)", "kHR (k=2)", "kHR (k=4)", "basic solution", "LabelDP", "non-private", "paper"],
+    ["HEC", "PTJ", "PTS", "PTS-CP", "VP", "CP", "PTJ-S+VP", "PTS-opt", "paper"],
+    ["EM", "Lasso", "Lasso+EM", "RAPPOR", "theory"],
+    ["uRR", "JuRR", "CPRR", "TDRR", "JD-GRR", "paper"],
+    # the comparison chapter: thirteen series, more than the palette has colours
+    ["GRR", "OUE", "OLH", "kHR", "basic solution", "LabelDP", "EM", "PTJ", "PTS-CP", "JuRR", "CPRR", "uRR",
+     "TDRR", "JD-GRR", "HEC", "theory"],
+]
+
+
+@pytest.mark.parametrize("methods", FIGURES_OF_THE_BOOK, ids=lambda m: f"{len(m)}-series")
+def test_two_methods_of_one_figure_never_share_colour_and_marker(methods):
+    fig, axes = new_figure(1, 2)
+    styles = {m: style_for(m, axes[0]) for m in methods}
+    pairs = [(st["color"], st["marker"]) for st in styles.values()]
+    assert len(set(pairs)) == len(pairs), styles
+    # while the palette lasts, the methods (references apart) do not even share a colour
+    coloured = [st["color"] for m, st in styles.items() if m not in ("theory", "paper", "non-private")]
+    if len(coloured) <= len(PALETTE):
+        assert len(set(coloured)) == len(coloured), styles
+    # the same method in another panel of the same figure: the same style
+    assert all(style_for(m, axes[1]) == st for m, st in styles.items())
+    assert all(style_for(m, fig) == st for m, st in styles.items())
+
+
+def test_collisions_reported_in_the_book_are_resolved_within_a_figure():
+    fig, ax = new_figure()
+    assert style_for("PTJ", ax)["color"] != style_for("PTJ-S+VP", ax)["color"]      # both blue in the registry
+    fig2, ax2 = new_figure()
+    khr = [style_for(f"kHR (k={k})", ax2)["color"] for k in (1, 2, 4)]            # all red in the registry
+    assert len(set(khr)) == 3
+
+
+def test_the_current_pyplot_figure_is_used_by_default_and_a_new_figure_starts_afresh():
+    new_figure()
+    a = style_for("PTJ")
+    b = style_for("PTJ-S+VP")
+    assert a["color"] != b["color"]
+    plt.close("all")
+    new_figure()
+    assert style_for("PTJ-S+VP") == dict(METHOD_STYLES["PTJ-S+VP"])   # first in its figure: registered style
+    plt.close("all")
+    assert style_for("PTJ-S+VP") == dict(METHOD_STYLES["PTJ-S+VP"])   # no figure open: registered style
+    with pytest.raises(TypeError, match="figure"):
+        style_for("GRR", figure="not a figure")
+
+
+def _decorate(fig, axes):
+    for i, ax in enumerate(axes):
+        for m in ("GRR", "OUE", "OLH"):
+            ax.plot([1, 2, 3], [1, 2, 4], label=m, **style_for(m, ax))
+        ax.set_xlabel("privacy budget ε")
+        ax.set_ylabel("mean squared error")
+        ax.set_title(f"panel {i + 1}")
+        ax.legend()
+    fig.canvas.draw()
+
+
+@pytest.mark.parametrize("grid", [(1, 1), (1, 2), (1, 3), (2, 3), (3, 3)])
+def test_figures_are_readable_at_the_width_the_page_shows_them(grid):
+    fig, axes = new_figure(*grid, squeeze=False)
+    _decorate(fig, list(axes.ravel()))
+    assert fig.get_size_inches()[0] <= PAGE_WIDTH_IN
+    assert min_display_font_pt(fig) >= MIN_FONT_PT
+
+
+def test_min_display_font_pt_sees_a_shrunk_figure():
+    import matplotlib.figure
+
+    fig = matplotlib.figure.Figure(figsize=(13, 4), dpi=110)     # made without the helpers, 13 in wide
+    ax = fig.add_subplot()
+    ax.set_title("t", fontsize=9)
+    # 9 pt drawn at 110 dpi on a 1430 px image shown in a 717 px column
+    assert min_display_font_pt(fig) == pytest.approx(9 * 110 / 72 * 717 / 1430 * 0.75)
+    assert min_display_font_pt(fig) < MIN_FONT_PT
+    with pytest.raises(ValueError, match="column_px"):
+        min_display_font_pt(fig, column_px=0)
+
+
+def test_small_multiples_at_most_three_per_row_and_exactly_n_panels():
+    fig, axes = small_multiples(5)
+    assert len(axes) == 5 and len(fig.axes) == 5
+    gs = axes[0].get_subplotspec().get_gridspec()
+    assert gs.ncols == MAX_PANELS_PER_ROW and gs.nrows == 2
+    _decorate(fig, axes)
+    assert min_display_font_pt(fig) >= MIN_FONT_PT
+    fig, axes = small_multiples(2, sharey=True)
+    assert axes[0].get_subplotspec().get_gridspec().ncols == 2
+    for bad in (dict(n_panels=0), dict(n_panels=4, ncols=4), dict(n_panels=2, ncols=0), dict(n_panels=True)):
+        with pytest.raises(ValueError):
+            small_multiples(**bad)
+    with pytest.raises(ValueError, match="panel_height"):
+        small_multiples(2, panel_height=-1)

@@ -14,7 +14,7 @@ statistical estimate for OUE.
 Methods implemented (Sec. V of the CPL paper):
 
 * SPL-ANL (Arcolezi et al. 2023): every neighbour leaks its whole budget, ``l = ε``;
-* GRF (Wei et al. 2021): ``l = ε`` for pairs linked in the |PCC| ≥ THR graph
+* GRF (Wei et al. 2021): ``l = ε`` for pairs linked in the ``|PCC| ≥ THR`` graph
   (same connected component by default; ``readout="edge"`` for a direct edge),
   else 0.  The pairwise read-out is our reading of the paper's prose;
 * ITS (Chong & Malip 2024): the two-level closed form at ε, which is exactly

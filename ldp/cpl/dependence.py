@@ -11,7 +11,7 @@ label-encoded attributes, rows = one attribute, columns = the other.
 * :func:`pcc_from_table`, Pearson's correlation of the integer *codes*
   ``0..m-1`` and ``0..t-1`` (PCC = 0.357 for Appendix K).
 
-Both NMI and |PCC| are symmetric in the two attributes, whereas CPL is not
+Both NMI and ``|PCC|`` are symmetric in the two attributes, whereas CPL is not
 (observation OB1), which is one reason they cannot characterise it (OB3).
 """
 from __future__ import annotations

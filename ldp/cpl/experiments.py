@@ -115,7 +115,7 @@ def cpl_matrices(codes: Any, sizes: Any, epsilon: float, *, mechanisms: Sequence
 
 
 def pairwise_dependence(codes: Any, sizes: Any) -> dict[str, np.ndarray]:
-    """NMI (``I/H(X,Y)``) and |PCC| of label codes for every pair (symmetric matrices, NaN diagonal)."""
+    """NMI (``I/H(X,Y)``) and ``|PCC|`` of label codes for every pair (symmetric matrices, NaN diagonal)."""
     sizes = np.asarray(sizes)
     tables = tc.pair_tables(codes, sizes)
     n = sizes.size

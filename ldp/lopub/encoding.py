@@ -107,7 +107,7 @@ class LoPubEncoder:
         Base of the public hash seeds.
     names : sequence of str, optional
         Attribute names carried into the reports.
-    filters : sequence of (|Omega_j|, m_j) 0/1 matrices, optional
+    filters : sequence of ``(|Omega_j|, m_j)`` 0/1 matrices, optional
         Explicit public filters, one matrix per attribute (e.g. Table 5 of Ren et al.),
         instead of hashed ones; ``m_j`` is then each matrix's width, ``m`` and ``sizing``
         are not used, and every row must have 1 to ``h`` ones.

@@ -11,7 +11,7 @@ order), equal to the concatenated filters ``H_1(w_1) | ... | H_k(w_k)``
 (Example 9).  The non-negative coefficients divided by ``N`` are the estimate.
 
 Identifiability (erratum E4 of the errata register)
-----------------------------------------
+---------------------------------------------------
 ``y_j`` depends on the data only through the one-way marginal counts of
 attribute ``j``: ``E[y_j] = sum_w n_j(w) H_j(w)``.  Every joint with the same
 one-way marginals produces the same ``y``; algebraically

@@ -3,7 +3,7 @@
 Under permanent randomized response every bit of the true filter ``H_j(w)`` is
 reported wrongly with probability exactly ``f/2`` and correctly with
 probability ``1 - f/2``, independently across bits.  Hence, for a report
-``s_hat`` of ``m_j`` bits,
+``s_hat`` of ``m_j`` bits::
 
     P(s_hat | w) = (f/2)^mism * (1 - f/2)^(m_j - mism),
     mism = #{b : s_hat[b] != H_j(w)[b]} = |s_hat| + |H_j(w)| - 2 <s_hat, H_j(w)>.

@@ -68,7 +68,7 @@ class LoPubReports:
     ----------
     bits : sequence of (N, m_j) arrays of 0/1
         ``bits[j][i]`` is user ``i``'s randomized Bloom filter of attribute ``j``.
-    filters : sequence of (|Omega_j|, m_j) arrays of 0/1
+    filters : sequence of ``(|Omega_j|, m_j)`` arrays of 0/1
         ``filters[j][w]`` is the public Bloom filter ``H_j(w)`` of value ``w``.
     f : float in (0, 1)
         Flip parameter of the permanent randomized response (Eq. (5) of Ren et al.).

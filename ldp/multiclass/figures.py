@@ -25,7 +25,7 @@ def method_curves(ax: Any, frame: pd.DataFrame, x: str, value: str, methods: Seq
     ----------
     ax : matplotlib Axes
     frame : DataFrame
-        A :func:`ldp.experiments.summarise` frame with columns ``method``, ``x``,
+        A :func:`ldp.sweep.summarise` frame with columns ``method``, ``x``,
         ``{value}_mean`` and ``{value}_se``.
     x, value : str
         Column of the x axis; name of the summarised value (e.g. ``"f1"``).

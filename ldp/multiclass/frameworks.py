@@ -21,12 +21,11 @@ and shares the interface defined here (:class:`MulticlassFramework`).
 Every framework speaks the vocabulary of :class:`ldp.mechanism.Mechanism`, so that tests can tie
 the routes together:
 
-``perturb(labels, items, rng)``        per-user reports (vectorised over users);
-``support_counts(reports)``            the server's raw counts, a :class:`Tallies`;
-``simulate_counts(table, rng)``        the same :class:`Tallies` drawn *exactly in distribution*
-                                       from the true ``c x d`` table, without per-user work
-                                       (:mod:`ldp.multiclass.samplers`);
-``estimate_counts(tallies)``           the raw unbiased ``c x d`` estimate of the pair *counts*.
+* ``perturb(labels, items, rng)``: per-user reports (vectorised over users);
+* ``support_counts(reports)``: the server's raw counts, a :class:`Tallies`;
+* ``simulate_counts(table, rng)``: the same :class:`Tallies` drawn *exactly in distribution*
+  from the true ``c x d`` table, without per-user work (:mod:`ldp.multiclass.samplers`);
+* ``estimate_counts(tallies)``: the raw unbiased ``c x d`` estimate of the pair *counts*.
 
 ``variance(n, f)`` gives the exact variance of every cell of the count estimate for ``n`` users
 with pair frequencies ``f`` (the true table is ``n f``; :mod:`ldp.multiclass.variance`) and

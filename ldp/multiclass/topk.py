@@ -295,13 +295,13 @@ def pts_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rn
     Labels go through GRR(ε1) once; users are grouped by *reported* label and each
     class is mined from its group with the item budget ε2.
 
-    ``shuffling=False, use_global=False``  ``PTS`` (PEM per class; ``invalid="vp"``: ``PTS+VP``);
-    ``shuffling=True``                     ``PTS+Shuffling``: ``IT`` rounds of ``4k`` buckets keeping
-                                           ``2k``, final round of singletons keeping ``k``;
-    ``use_global=True``                    ``PTS+Global``: a random fraction ``a`` of the users
-                                           (who report no label, so their item gets the full ε) runs
-                                           the first half of the PEM levels for ``K = c·k``; each class
-                                           continues from those suffixes with its own users.
+    * ``shuffling=False, use_global=False``: ``PTS`` (PEM per class; ``invalid="vp"``: ``PTS+VP``);
+    * ``shuffling=True``: ``PTS+Shuffling``: ``IT`` rounds of ``4k`` buckets keeping
+      ``2k``, final round of singletons keeping ``k``;
+    * ``use_global=True``: ``PTS+Global``: a random fraction ``a`` of the users
+      (who report no label, so their item gets the full ε) runs
+      the first half of the PEM levels for ``K = c·k``; each class
+      continues from those suffixes with its own users.
     """
     lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
     e1, e2 = split_budget(eps, epsilon1, epsilon2)

@@ -112,13 +112,13 @@ def cp_variance(table: Any, epsilon1: float, epsilon2: float) -> np.ndarray:
 
     and ``Cov(X, Y) = E X (1 - E Y)`` because ``X <= Y``.  Per group:
 
-    =================  =======  ======  ====================
-    group              count    E X     E Y
-    =================  =======  ======  ====================
-    holds (C, I)       f        alpha   p1
-    class C, item != I n - f    beta    p1
-    other classes      N - n    gamma   q1
-    =================  =======  ======  ====================
+    ===================  =======  ======  ====================
+    group                count    E X     E Y
+    ===================  =======  ======  ====================
+    holds (C, I)         f        alpha   p1
+    class C, item != I   n - f    beta    p1
+    other classes        N - n    gamma   q1
+    ===================  =======  ======  ====================
     """
     f, n, _, N = cell_margins(table)
     k = cp_constants(epsilon1, epsilon2, np.asarray(table).shape[0])
@@ -269,10 +269,10 @@ def table1_coefficients(epsilon: float, c: int = 4, *, version: str = "printed")
 
     ``version``:
 
-    ``"printed"``  the recipe that reproduces the paper's Table I to 0.1 (found by trying readings of Eq. (5)):
-                   f row ``(1 - alpha)/delta``, n row as Eq. (5), N row ``gamma(1-gamma)/delta^2``;
-    ``"eq5"``      a literal reading of Eq. (5) (differs from the table in the f and N rows);
-    ``"exact"``    the coefficients of the exact variance :func:`cp_variance`.
+    * ``"printed"``: the recipe that reproduces the paper's Table I to 0.1 (found by trying readings of Eq. (5)):
+      f row ``(1 - alpha)/delta``, n row as Eq. (5), N row ``gamma(1-gamma)/delta^2``;
+    * ``"eq5"``: a literal reading of Eq. (5) (differs from the table in the f and N rows);
+    * ``"exact"``: the coefficients of the exact variance :func:`cp_variance`.
     """
     if version not in ("printed", "eq5", "exact"):
         raise ValueError(f"version must be 'printed', 'eq5' or 'exact', got {version!r}")

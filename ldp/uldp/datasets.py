@@ -92,6 +92,7 @@ class Setting:
 _N2 = ("not_recom", "recommend")
 _N4 = ("not_recom", "recommend", "very_recom", "priority")
 _RACE, _EDU = "race/ethnicity", "parental level of education"
+#: The experimental configurations of the paper, by key (dataset, feature and sensitive sets of each).
 SETTINGS: dict[str, Setting] = {
     "fig3a": Setting("nursery", "parents", ("usual", "pretentious"), _N2, "nursery parents×class (3×5)"),
     "fig3b": Setting("nursery", "form", ("incomplete", "foster"), _N2, "nursery form×class (4×5)"),

@@ -1,0 +1,398 @@
+"""Book-wide Sphinx additions that Jupyter Book's configuration alone cannot express.
+
+* **Notebook downloads**: every notebook page offers ``_sources/<doc>.ipynb``, converted from the MyST source
+  with jupytext at build time (no outputs, so nothing of the build machine leaks into it), next to the ``.md``.
+* **Scoreboard total**: the chapters glue their verdict counts; static glue cannot add numbers across pages,
+  so the table named ``scoreboard-totals`` gets a last row, "all chapters", with the column sums computed here
+  after the glued values are filled in.
+* **Solution-free build**: ``LDP_HIDE_SOLUTIONS=1`` in the environment turns on sphinx-exercise's
+  ``hide_solutions`` (``make book-nosolutions``).
+* **API reference**: the ``ldp-automodules`` directive documents every public module of a package, discovered
+  when the book is built, so a renamed or new module needs no edit of the reference pages.
+* **Author-year citations**: the pybtex style ``authoryear`` labels bibliography entries "Author et al. Year",
+  the form the text uses, and the reference style ``author_year_round`` cites "Xue et al. (2025)".
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import re
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
+
+LOGGER = logging.getLogger(__name__)
+
+TOTALS_CLASS = "scoreboard-totals"
+TOTAL_LABEL = "all chapters"
+
+
+# --------------------------------------------------------------------------- .ipynb downloads
+def _is_notebook(app, pagename: str) -> bool:
+    return "kernelspec" in app.env.metadata.get(pagename, {})
+
+
+def _offer_ipynb(app, pagename, templatename, context, doctree):
+    """Runs before sphinx-book-theme's buttons (priority 501), so its download menu lists the .ipynb."""
+    if doctree is None or not _is_notebook(app, pagename):
+        return
+    if not str(app.env.doc2path(pagename)).endswith(".md"):
+        return
+    context["ipynb_source"] = pagename + ".ipynb"
+    app.env.ldp_ipynb_pages = getattr(app.env, "ldp_ipynb_pages", set()) | {pagename}
+
+
+def _write_ipynbs(app, exception):
+    """After every page is written (the theme may have copied the executed notebook there): the clean one."""
+    if exception is not None or app.builder.format != "html":
+        return
+    import jupytext
+
+    for pagename in sorted(getattr(app.env, "ldp_ipynb_pages", ())):
+        nb = jupytext.read(app.env.doc2path(pagename), fmt="md:myst")
+        nb.metadata.pop("jupytext", None)
+        target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        jupytext.write(nb, target, fmt="ipynb")
+
+
+def _colab_from_published_sources(app, pagename, templatename, context, doctree):
+    """Colab opens .ipynb files from GitHub only: point its button at the published copy (gh-pages branch)."""
+    url = app.config.html_theme_options.get("repository_url", "")
+    m = re.match(r"https://github\.com/([^/]+)/([^/]+?)/?$", url or "")
+    if not m or "ipynb_source" not in context:
+        return
+    for group in context.get("header_buttons", []):
+        for button in group.get("buttons", []) if isinstance(group, dict) else []:
+            if "colab" in str(button.get("url", "")):
+                button["url"] = (f"https://colab.research.google.com/github/{m[1]}/{m[2]}/blob/gh-pages/"
+                                 f"_sources/{context['ipynb_source']}")
+
+
+# --------------------------------------------------------------------------- scoreboard total row
+def _cell_int(entry: nodes.Element) -> int | None:
+    text = entry.astext().strip().replace(",", "")
+    return int(text) if re.fullmatch(r"\d+", text) else None
+
+
+class ScoreboardTotal(SphinxPostTransform):
+    """Append the column sums to the table inside a ``scoreboard-totals`` container (after glue, priority 5).
+
+    A column is summed when every cell of it is a whole number; a column that mixes numbers and text (a glued
+    value that failed to resolve) is a build warning, so a strict build cannot show a wrong total.
+    """
+
+    default_priority = 50
+
+    def run(self, **kwargs):
+        tables = [t for c in self.document.findall(nodes.container) if TOTALS_CLASS in c.get("classes", [])
+                  for t in c.findall(nodes.table)]
+        for table in tables:
+            tbody = next(iter(table.findall(nodes.tbody)), None)
+            if tbody is None or not len(tbody):
+                LOGGER.warning("the scoreboard totals table has no rows", location=table)
+                continue
+            rows = [r for r in tbody.children if isinstance(r, nodes.row)]
+            ncols = len(rows[0].children)
+            sums: list[int | None] = []
+            for col in range(ncols):
+                values = [_cell_int(r.children[col]) for r in rows]
+                if all(v is not None for v in values):
+                    sums.append(sum(values))
+                elif any(v is not None for v in values):
+                    LOGGER.warning(f"scoreboard totals: column {col + 1} mixes numbers and text "
+                                   f"({[r.children[col].astext() for r in rows]}); cannot add it up",
+                                   location=table)
+                    sums.append(None)
+                else:
+                    sums.append(None)
+            total = nodes.row(classes=["ldp-total-row"])
+            for col, s in enumerate(sums):
+                entry = nodes.entry()
+                if col == 0:
+                    entry += nodes.paragraph("", "", nodes.strong(TOTAL_LABEL, TOTAL_LABEL))
+                elif s is not None:
+                    entry += nodes.paragraph("", "", nodes.strong(str(s), str(s)))
+                else:
+                    entry += nodes.paragraph("", "")
+                total += entry
+            tbody += total
+
+
+# --------------------------------------------------------------------------- solution-free build
+def _hide_solutions_from_env(app, config):
+    if os.environ.get("LDP_HIDE_SOLUTIONS", "0") == "1":
+        config.hide_solutions = True
+
+
+# --------------------------------------------------------------------------- API reference
+class AutoModules(SphinxDirective):
+    """``.. ldp-automodules:: ldp.oracles``: the package's docstring and every public module it contains.
+
+    Option ``:top-level:`` documents the package's own non-package modules only (for the core page of
+    ``ldp``, whose subpackages have pages of their own).
+    """
+
+    required_arguments = 1
+    option_spec = {"top-level": directives.flag}
+
+    def run(self):
+        name = self.arguments[0]
+        try:
+            pkg = importlib.import_module(name)
+        except ImportError as exc:
+            raise self.error(f"ldp-automodules: cannot import {name!r}: {exc}") from exc
+        top_level = "top-level" in self.options
+        modules = []
+        for info in sorted(pkgutil.iter_modules(pkg.__path__, prefix=f"{name}."), key=lambda i: i.name):
+            short = info.name.rsplit(".", 1)[-1]
+            if short.startswith("_") or (top_level and info.ispkg):
+                continue
+            modules.append(info.name)
+        self.env.note_dependency(pkg.__file__)
+        lines = [".. autosummary::", ""] + [f"   {m}" for m in modules]
+        lines += ["", f".. automodule:: {name}", "   :no-members:", ""]
+        for m in modules:
+            mod = importlib.import_module(m)
+            if getattr(mod, "__file__", None):
+                self.env.note_dependency(mod.__file__)
+            lines += [m, "-" * len(m), "", f".. automodule:: {m}", "   :members:", "   :show-inheritance:", ""]
+        node = nodes.section()
+        node.document = self.state.document
+        nested_parse_with_titles(self.state, StringList(lines, source=f"<ldp-automodules {name}>"), node)
+        return node.children
+
+
+def _canonical_name(target: str) -> str | None:
+    """``ldp.oracles.GRR`` -> ``ldp.oracles.grr.GRR``: where a re-exported object is documented."""
+    parts = target.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                owner, obj = obj, getattr(obj, attr)
+        except AttributeError:
+            return None
+        rest: list[str] = []
+        while not hasattr(obj, "__module__") or not hasattr(obj, "__qualname__"):
+            if len(parts) - cut - len(rest) <= 1:  # a module attribute without a home (data): leave it
+                return None
+            rest.insert(0, parts[len(parts) - len(rest) - 1])
+            obj = owner
+        name = f"{obj.__module__}.{obj.__qualname__}"
+        return ".".join([name, *rest]) if name != target else None
+    return None
+
+
+def _exists(target: str) -> bool:
+    """Does ``ldp.x.y`` name a module or an attribute that can be imported?"""
+    parts = target.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+def _resolve_reexports(app, env, node, contnode):
+    """Docstrings name objects by their public path (``ldp.oracles.GRR``); autodoc documents them where they
+    are defined (``ldp.oracles.grr.GRR``). Resolve the first through the second instead of a broken link.
+
+    A name that exists but has no entry of its own (a private module such as ``ldp._checks``, a constant
+    without a docstring) is shown as code without a link. A name that does not exist stays a warning: it is
+    a stale reference (a renamed module or function) that the strict build must catch."""
+    if node.get("refdomain") != "py" or not str(node.get("reftarget", "")).startswith("ldp."):
+        return None
+    canonical = _canonical_name(node["reftarget"])
+    if canonical is not None:
+        found = env.domains["py"].resolve_xref(env, node["refdoc"], app.builder, node["reftype"], canonical,
+                                               node, contnode)
+        if found is not None:
+            return found
+    return contnode if _exists(node["reftarget"]) else None
+
+
+_CODE_SPAN = re.compile(r"(``.+?``|`[^`]+`)")
+_BARS = re.compile(r"\|(?=\S)([^|`]*?\S)\|")
+
+
+def _escape_bars(app, what, name, obj, options, lines):
+    """``|Omega_j|`` in a docstring's prose is a cardinality or an absolute value, never an rST substitution
+    (``ldp`` defines none): escape the bars outside code spans so that docutils prints them as written."""
+    for i, line in enumerate(lines):
+        if "|" not in line or line.lstrip().startswith(("|", "+")):   # line blocks and grid tables
+            continue
+        parts = _CODE_SPAN.split(line)
+        lines[i] = "".join(p if j % 2 else _BARS.sub(r"\\|\1\\|", p) for j, p in enumerate(parts))
+
+
+_TABLE_BORDER = re.compile(r"^\s*=+(\s+=+)+\s*$")
+_ITEM_HEAD = re.compile(r"^(?P<indent>\s*)(?P<names>``[^`]+``(?:,\s*``[^`]+``)*,?)(?:(?P<gap>\s{2,})(?P<text>\S.*))?$")
+
+
+def _aligned_lists_to_bullets(app, what, name, obj, options, lines):
+    """The package's docstrings often list names in an aligned two-column layout::
+
+        ``ldp.audit``       exact ε of a channel
+        ``ldp.channels``    sampling, count-level sampling, inversion and variance
+                            for any finite channel
+
+    which reads well in a terminal but is not valid reStructuredText. Rewrite each such block as a bullet list
+    (``* ``ldp.audit``: exact ε of a channel``) so that the strict build accepts it and the page shows a list.
+    A block is two or more consecutive item lines (or one item with an aligned continuation)."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if _TABLE_BORDER.match(lines[i]):          # a simple table: copy it untouched, up to its last border
+            j = i + 1
+            while j < len(lines) and not (_TABLE_BORDER.match(lines[j]) and (j + 1 == len(lines)
+                                                                            or not lines[j + 1].strip())):
+                j += 1
+            out.extend(lines[i:j + 1])
+            i = j + 1
+            continue
+        m = _ITEM_HEAD.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        block: list[tuple[str, list[str]]] = []
+        indent = m["indent"]
+        j = i
+        while j < len(lines):
+            m = _ITEM_HEAD.match(lines[j])
+            if not m or m["indent"] != indent:
+                break
+            column = len(lines[j]) - len(m["text"]) if m["text"] else None
+            text = [m["text"]] if m["text"] else []
+            j += 1
+            while j < len(lines) and lines[j].strip() and not _ITEM_HEAD.match(lines[j]) and \
+                    len(lines[j]) - len(lines[j].lstrip()) > len(indent) and \
+                    (column is None or len(lines[j]) - len(lines[j].lstrip()) >= column - 1):
+                text.append(lines[j].strip())
+                if column is None:
+                    column = len(lines[j]) - len(lines[j].lstrip())
+                j += 1
+            block.append((m["names"].rstrip(","), text))
+        aligned = len(block) >= 2 or (block and len(block[0][1]) >= 2)
+        if not aligned or any(not t for _, t in block):
+            out.extend(lines[i:j])
+            i = j
+            continue
+        if out and out[-1].strip():
+            out.append("")
+        for names, text in block:
+            out.append(f"{indent}* {names}: {text[0]}")
+            out.extend(f"{indent}  {t}" for t in text[1:])
+        if j < len(lines) and lines[j].strip():
+            out.append("")
+        i = j
+    lines[:] = out
+
+
+def _skip_foreign_members(app, what, name, obj, skip, options):
+    """scikit-learn adds ``set_*_request`` methods to every estimator; they are sklearn's, not ours."""
+    if re.fullmatch(r"set_\w+_request", name):
+        return True
+    return None
+
+
+# --------------------------------------------------------------------------- author-year bibliography
+def _register_authoryear_style():
+    from pybtex.plugin import register_plugin
+    from pybtex.style.formatting.unsrt import Style as UnsrtStyle
+    from pybtex.style.labels import BaseLabelStyle
+    from pybtex.style.sorting.author_year_title import SortingStyle
+
+    class AuthorYearLabels(BaseLabelStyle):
+        """"Warner 1965", "Wang and Blocki 2017", "Xue et al. 2025"; a, b, ... for equal labels."""
+
+        def format_labels(self, sorted_entries):
+            labels = [self._label(e) for e in sorted_entries]
+            counts: dict[str, int] = {}
+            for lab in labels:
+                counts[lab] = counts.get(lab, 0) + 1
+            seen: dict[str, int] = {}
+            for lab in labels:
+                if counts[lab] == 1:
+                    yield lab
+                else:
+                    seen[lab] = seen.get(lab, 0) + 1
+                    yield f"{lab}{chr(ord('a') + seen[lab] - 1)}"
+
+        @staticmethod
+        def _label(entry) -> str:
+            persons = entry.persons.get("author") or entry.persons.get("editor") or []
+            names = [" ".join(p.prelast_names + p.last_names) for p in persons]
+            names = [re.sub(r"[{}]", "", n) for n in names]
+            if not names:
+                key = entry.fields.get("organization") or entry.fields.get("title", "Anon.")
+                who = re.sub(r"[{}]", "", str(key)).split(":")[0]
+            elif len(names) == 1:
+                who = names[0]
+            elif len(names) == 2:
+                who = f"{names[0]} and {names[1]}"
+            else:
+                who = f"{names[0]} et al."
+            return f"{who} {entry.fields.get('year', 'n.d.')}"
+
+    class AuthorYearStyle(UnsrtStyle):
+        default_label_style = AuthorYearLabels
+        default_sorting_style = SortingStyle
+
+    register_plugin("pybtex.style.labels", "authoryear", AuthorYearLabels)
+    register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle)
+
+    import dataclasses
+
+    import sphinxcontrib.bibtex.plugin
+    from sphinxcontrib.bibtex.style.referencing import BracketStyle
+    from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
+
+    def _round():
+        return BracketStyle(left="(", right=")")
+
+    @dataclasses.dataclass
+    class AuthorYearRound(AuthorYearReferenceStyle):
+        """"Xue et al. (2025)" and "(Xue et al., 2025)": round brackets, as author-year citations read."""
+
+        bracket_parenthetical: BracketStyle = dataclasses.field(default_factory=_round)
+        bracket_textual: BracketStyle = dataclasses.field(default_factory=_round)
+        bracket_author: BracketStyle = dataclasses.field(default_factory=_round)
+        bracket_label: BracketStyle = dataclasses.field(default_factory=_round)
+        bracket_year: BracketStyle = dataclasses.field(default_factory=_round)
+
+    sphinxcontrib.bibtex.plugin.register_plugin("sphinxcontrib.bibtex.style.referencing", "author_year_round",
+                                                AuthorYearRound)
+
+
+def setup(app):
+    _register_authoryear_style()
+    app.connect("config-inited", _hide_solutions_from_env)
+    app.connect("html-page-context", _offer_ipynb, priority=499)
+    app.connect("html-page-context", _colab_from_published_sources, priority=502)
+    app.connect("build-finished", _write_ipynbs)
+    app.add_post_transform(ScoreboardTotal)
+    app.add_directive("ldp-automodules", AutoModules)
+    app.connect("missing-reference", _resolve_reexports)
+    app.connect("autodoc-skip-member", _skip_foreign_members)
+    app.connect("autodoc-process-docstring", _escape_bars)
+    app.connect("autodoc-process-docstring", _aligned_lists_to_bullets)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
