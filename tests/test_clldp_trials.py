@@ -10,7 +10,7 @@ import pytest
 
 from ldp.claims import Source
 from ldp.clldp import KHR, omega, paper, pl_closed_form, privacy_leakage, two_round_leakage
-from ldp.clldp.experiments import paired_gap, summarise_trials
+from ldp.clldp.trials import paired_gap, summarise_trials
 
 
 def _frame():
