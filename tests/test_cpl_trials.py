@@ -88,7 +88,7 @@ def test_table_iii_standard_errors_cover_the_spread_of_runs():
 
 def test_fig4b_sweep_columns_and_bounds():
     frame = ds.celeba_synth(4000, rng=0)
-    enc = ds.encode(frame, ["Male", "No_Beard", "Wearing_Necklace", "Smiling"])
+    enc = CodedTable.from_frame(frame, ["Male", "No_Beard", "Wearing_Necklace", "Smiling"])
     out = tr.fig4b_sweep(enc.codes, enc.sizes, 0, {"Beard": 1, "Necklace": 2, "Smiling": 3}, [1.0, 4.0], 10, rng=3)
     assert list(out.epsilon) == [1.0, 4.0]
     for label in ("Beard", "Necklace", "Smiling"):
@@ -119,7 +119,7 @@ def test_grr_zero_one_matches_its_expectation():
 
 def test_cross_paper_helpers_on_adult():
     from ldp.data import load
-    adult = ds.encode(ds.adult_scheme_a(load("adult")))
+    adult = CodedTable.from_frame(ds.adult_scheme_a(load("adult")))
     sex, rel, inc = (adult.names.index(c) for c in ("sex", "relationship", "income"))
     khr = tr.cross_paper_khr(adult.codes, adult.sizes, secret=sex, label=inc, attribute=rel)
     assert np.allclose(khr.label_leakage, 1.0)                  # kHR's label leakage is its CLLDP budget
@@ -132,7 +132,7 @@ def test_conditionals_from_frame_matches_tables():
     frame = ds.celeba_synth(2000, rng=1)
     cols = ["Male", "Smiling", "No_Beard"]
     C = cal.conditionals_from_frame(frame, cols)
-    enc = ds.encode(frame, cols)
+    enc = CodedTable.from_frame(frame, cols)
     ref = cal.conditionals_from_tables(tc.pair_tables(enc.codes, enc.sizes), 3)
     assert C[0][0] is None and all(np.allclose(C[i][j], ref[i][j]) for i in range(3) for j in range(3) if i != j)
 
@@ -148,7 +148,7 @@ def test_paper_values_carry_their_provenance():
 
 def test_nmse_standard_error_predicts_the_spread_of_runs():
     """The delta-method s.e. of NMSE-CPL (from cpl_se_matrix) matches the run-to-run sd of the estimate."""
-    e = ds.encode(ds.cvd_synth(5000, rng=1))
+    e = CodedTable.from_frame(ds.cvd_synth(5000, rng=1))
     tabs = tc.pair_tables(e.codes, e.sizes)
     ref = tr.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=(), r=10, rng=0, min_count=50, references=("alg2",))["alg2"]
     runs = [tr.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=("OUE",), r=10, rng=s, min_count=50,
