@@ -201,3 +201,28 @@ class ClosedFormProbabilities(StoredProbabilities):
     @property
     def p_minus_q(self) -> float:
         return self._parts.p_minus_q
+
+
+class DelegatedProbabilities:
+    """Mixin for an oracle whose ``p``, ``q``, ``1 - p`` and ``p - q`` are those of another oracle it holds.
+
+    The class names the attribute holding that oracle in ``_delegate``; list the mixin before the oracle base class.
+    """
+
+    _delegate: str
+
+    @property
+    def p(self) -> float:
+        return getattr(self, self._delegate).p
+
+    @property
+    def q(self) -> float:
+        return getattr(self, self._delegate).q
+
+    @property
+    def one_minus_p(self) -> float:
+        return getattr(self, self._delegate).one_minus_p
+
+    @property
+    def p_minus_q(self) -> float:
+        return getattr(self, self._delegate).p_minus_q
