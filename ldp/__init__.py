@@ -25,5 +25,11 @@ Chapters (one subpackage per paper)
     ``ldp.multiclass``  multi-class item mining: HEC/PTJ/PTS frameworks, validity and correlated perturbation
     ``ldp.cpl``         correlation-induced privacy leakage: theory, attacks, statistical estimation
     ``ldp.uldp``        utility-optimised LDP for 2-D joint distributions: uRR, JuRR, CPRR
+
+Every chapter names a module by its role, the same way in all five:
+    ``trials``          the trial functions its experiments notebook sweeps
+    ``paper``           what the paper prints (numbers, worked examples, tables), each with its place
+    ``authors``         models of the authors' public code, where the book compares with it (LoPub, multi-class)
+    ``errata``          the paper's formulas as printed, to demonstrate its errata (ULDP)
 """
 __version__ = "0.1.0"

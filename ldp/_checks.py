@@ -86,13 +86,19 @@ def check_codes(x: Any, d: int, name: str = "x", *, allow_empty: bool = False) -
     return arr.astype(np.int64, copy=False)
 
 
-def check_counts(counts: Any, d: int | None = None, name: str = "counts") -> np.ndarray:
-    """Validate a vector of non-negative integer counts (length ``d`` if given); return int64."""
-    arr = np.asarray(counts)
+def _integer_valued(values: Any, name: str) -> np.ndarray:
+    """``values`` as an array of integers, or of floats that are finite whole numbers (TypeError otherwise)."""
+    arr = np.asarray(values)
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer)
                                    or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr))
                                        and np.all(arr == np.round(arr)))):
         raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
+    return arr
+
+
+def check_counts(counts: Any, d: int | None = None, name: str = "counts") -> np.ndarray:
+    """Validate a vector of non-negative integer counts (length ``d`` if given); return int64."""
+    arr = _integer_valued(counts, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if d is not None and arr.size != d:
@@ -179,11 +185,7 @@ def check_frequency_values(f: Any, name: str = "f") -> np.ndarray:
 
 def check_table(table: Any, c: int | None = None, d: int | None = None, name: str = "table") -> np.ndarray:
     """Validate a ``c x d`` table of non-negative integer counts with at least one user."""
-    arr = np.asarray(table)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer)
-                                   or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr))
-                                       and np.all(arr == np.round(arr)))):
-        raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
+    arr = _integer_valued(table, name)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D (classes x items) table, got shape {arr.shape}")
     if (c is not None and arr.shape[0] != c) or (d is not None and arr.shape[1] != d):

@@ -103,6 +103,18 @@ def _pair_bit_terms(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return terms.max(axis=-1)
 
 
+def _check_factors(factors: Any) -> list[np.ndarray]:
+    """The factor channels of :func:`product_channel_epsilon`, checked: a non-empty sequence, equal numbers of rows."""
+    if isinstance(factors, np.ndarray) or not isinstance(factors, Sequence) or len(factors) == 0:
+        raise ValueError("factors must be a non-empty sequence of (d x k_j) channel matrices")
+    mats = [check_channel(F, atol=1e-9, name=f"factors[{j}]") for j, F in enumerate(factors)]
+    d = mats[0].shape[0]
+    for j, F in enumerate(mats):
+        if F.shape[0] != d:
+            raise ValueError(f"every factor must have d = {d} rows (inputs), factors[{j}] has {F.shape[0]}")
+    return mats
+
+
 def product_channel_epsilon(
     factors: Sequence[Any], *, chunk_elements: int = 4_000_000
 ) -> float:
@@ -139,13 +151,8 @@ def product_channel_epsilon(
     float
         The exact ε (``inf`` if some pair is distinguishable with certainty).
     """
-    if isinstance(factors, np.ndarray) or not isinstance(factors, Sequence) or len(factors) == 0:
-        raise ValueError("factors must be a non-empty sequence of (d x k_j) channel matrices")
-    mats = [check_channel(F, atol=1e-9, name=f"factors[{j}]") for j, F in enumerate(factors)]
+    mats = _check_factors(factors)
     d = mats[0].shape[0]
-    for j, F in enumerate(mats):
-        if F.shape[0] != d:
-            raise ValueError(f"every factor must have d = {d} rows (inputs), factors[{j}] has {F.shape[0]}")
     # group factors of equal width so each group is one 3-D array (d, m_group, k)
     by_width: dict[int, list[np.ndarray]] = {}
     for F in mats:
@@ -224,6 +231,16 @@ def _merge_small(expected: np.ndarray, observed: np.ndarray, min_expected: float
     return e, o
 
 
+def _pearson_p_value(expected: np.ndarray, observed: np.ndarray, min_expected: float) -> float:
+    """Pool the small cells (:func:`_merge_small`), then the p-value of Pearson's statistic (1.0 below two cells)."""
+    expected, observed = _merge_small(expected, observed, min_expected)
+    cells = expected.shape[-1]
+    if cells < 2:
+        return 1.0
+    stat = float(np.sum((observed - expected) ** 2 / expected))
+    return float(stats.chi2.sf(stat, cells - 1))
+
+
 def chi_square_agreement(
     observed: Any,
     expected_probs: Any,
@@ -271,11 +288,31 @@ def chi_square_agreement(
         return 0.0
     expected = n * p[~impossible]
     obs = counts[~impossible].astype(float)
-    expected, obs = _merge_small(expected, obs, min_expected)
-    if expected.size < 2:
-        return 1.0
-    stat = float(np.sum((obs - expected) ** 2 / expected))
-    return float(stats.chi2.sf(stat, expected.size - 1))
+    return _pearson_p_value(expected, obs, min_expected)
+
+
+def _two_sample_counts(a: Any, b: Any, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """The two count vectors over the same cells that :func:`two_sample_agreement` compares."""
+    if kind == "samples":
+        sa, sb = np.asarray(a), np.asarray(b)
+        for nm, s in (("a", sa), ("b", sb)):
+            if s.dtype == object or not np.issubdtype(s.dtype, np.integer):
+                raise TypeError(f"{nm} must be an array of integer samples, got dtype {s.dtype}")
+        sa, sb = sa.ravel(), sb.ravel()
+        if sa.size == 0 or sb.size == 0:
+            raise ValueError("a and b must both be non-empty")
+        values = np.union1d(sa, sb)
+        ca = np.bincount(np.searchsorted(values, sa), minlength=values.size)
+        cb = np.bincount(np.searchsorted(values, sb), minlength=values.size)
+    elif kind == "counts":
+        arr_a = np.asarray(a)
+        if arr_a.ndim != 1 or arr_a.size == 0:
+            raise ValueError(f"a must be a non-empty 1-D count vector, got shape {arr_a.shape}")
+        ca = _observed_counts(arr_a, arr_a.size, "counts", "a")
+        cb = _observed_counts(b, ca.size, "counts", "b")
+    else:
+        raise ValueError(f"kind must be 'counts' or 'samples', got {kind!r}")
+    return ca, cb
 
 
 def two_sample_agreement(
@@ -312,25 +349,7 @@ def two_sample_agreement(
     float
         The p-value (1.0 when fewer than two cells remain).
     """
-    if kind == "samples":
-        sa, sb = np.asarray(a), np.asarray(b)
-        for nm, s in (("a", sa), ("b", sb)):
-            if s.dtype == object or not np.issubdtype(s.dtype, np.integer):
-                raise TypeError(f"{nm} must be an array of integer samples, got dtype {s.dtype}")
-        sa, sb = sa.ravel(), sb.ravel()
-        if sa.size == 0 or sb.size == 0:
-            raise ValueError("a and b must both be non-empty")
-        values = np.union1d(sa, sb)
-        ca = np.bincount(np.searchsorted(values, sa), minlength=values.size)
-        cb = np.bincount(np.searchsorted(values, sb), minlength=values.size)
-    elif kind == "counts":
-        arr_a = np.asarray(a)
-        if arr_a.ndim != 1 or arr_a.size == 0:
-            raise ValueError(f"a must be a non-empty 1-D count vector, got shape {arr_a.shape}")
-        ca = _observed_counts(arr_a, arr_a.size, "counts", "a")
-        cb = _observed_counts(b, ca.size, "counts", "b")
-    else:
-        raise ValueError(f"kind must be 'counts' or 'samples', got {kind!r}")
+    ca, cb = _two_sample_counts(a, b, kind)
     if not (np.isfinite(min_expected) and min_expected > 0):
         raise ValueError(f"min_expected must be finite and > 0, got {min_expected!r}")
     na, nb = int(ca.sum()), int(cb.sum())
@@ -342,8 +361,4 @@ def two_sample_agreement(
     expected = np.outer(np.array([na, nb]) / (na + nb), col)
     # pool on the smaller row's expectations so every cell of both rows reaches the threshold
     scale = min(na, nb) / (na + nb)
-    pooled_e, pooled_o = _merge_small(expected, table, min_expected / scale)
-    if pooled_e.shape[1] < 2:
-        return 1.0
-    stat = float(np.sum((pooled_o - pooled_e) ** 2 / pooled_e))
-    return float(stats.chi2.sf(stat, pooled_e.shape[1] - 1))
+    return _pearson_p_value(expected, table, min_expected / scale)

@@ -478,6 +478,30 @@ def _jsonable(v: Any) -> Any:
     return str(v)
 
 
+def _judge(claim: str, paper: Any, ours: Any, rule: Callable[[Any, Any], bool], *, why: str, basis: str,
+           source: Source | str) -> tuple[str, str, str, str]:
+    """``(verdict, reason shown, criterion, check)`` of a claim judged by a callable rule (:meth:`ClaimsTable.add`)."""
+    if isinstance(source, Source):
+        _check_precision(claim, rule, source, paper)
+    try:
+        ok = rule(paper, ours)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"rule failed on claim {claim!r}: {exc}") from exc
+    if not isinstance(ok, (bool, np.bool_)):
+        raise TypeError(f"rule must return a bool, got {type(ok).__name__} on claim {claim!r}")
+    check = AGREES if ok else DISAGREES
+    criterion = getattr(rule, "description", getattr(rule, "__name__", "custom rule"))
+    if not ok and not why:
+        raise ValueError(
+            f"claim {claim!r} differs from the paper (paper={paper!r}, ours={ours!r}, "
+            f"criterion: {criterion}) but no reason_if_differs was given"
+        )
+    if basis != PAPER_DATA:
+        shown = _BASIS_REASON[basis] + ("" if ok else f"; the check disagrees: {why}")
+        return QUALITATIVE_ONLY, shown, criterion, check
+    return (REPRODUCED, "", criterion, check) if ok else (DIFFERS, why, criterion, check)
+
+
 class ClaimsTable:
     """The claims of one chapter and their computed verdicts.
 
@@ -503,16 +527,8 @@ class ClaimsTable:
         return f"ClaimsTable({self.chapter!r}, {len(self)} claims: {self.totals()})"
 
     def add(
-        self,
-        claim: str,
-        paper: Any,
-        ours: Any,
-        rule: Rule | _NotReproducible | Callable[[Any, Any], bool],
-        *,
-        reason_if_differs: str = "",
-        basis: str = PAPER_DATA,
-        source: Source | str = "",
-        note: str = "",
+        self, claim: str, paper: Any, ours: Any, rule: Rule | _NotReproducible | Callable[[Any, Any], bool], *,
+        reason_if_differs: str = "", basis: str = PAPER_DATA, source: Source | str = "", note: str = "",
     ) -> str:
         """Add one claim; the verdict follows from ``rule(paper, ours)`` and ``basis``.
 
@@ -562,27 +578,7 @@ class ClaimsTable:
         if isinstance(rule, _NotReproducible):
             verdict, shown, criterion = NOT_REPRODUCIBLE, rule.why, rule.description
         elif callable(rule):
-            if isinstance(source, Source):
-                _check_precision(claim, rule, source, paper)
-            try:
-                ok = rule(paper, ours)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"rule failed on claim {claim!r}: {exc}") from exc
-            if not isinstance(ok, (bool, np.bool_)):
-                raise TypeError(f"rule must return a bool, got {type(ok).__name__} on claim {claim!r}")
-            check = AGREES if ok else DISAGREES
-            criterion = getattr(rule, "description", getattr(rule, "__name__", "custom rule"))
-            if not ok and not why:
-                raise ValueError(
-                    f"claim {claim!r} differs from the paper (paper={paper!r}, ours={ours!r}, "
-                    f"criterion: {criterion}) but no reason_if_differs was given"
-                )
-            if basis != PAPER_DATA:
-                verdict = QUALITATIVE_ONLY
-                shown = _BASIS_REASON[basis] + ("" if ok else f"; the check disagrees: {why}")
-            else:
-                verdict = REPRODUCED if ok else DIFFERS
-                shown = "" if ok else why
+            verdict, shown, criterion, check = _judge(claim, paper, ours, rule, why=why, basis=basis, source=source)
         else:
             raise TypeError(f"rule must be callable or not_reproducible(...), got {type(rule).__name__}")
         self._rows.append(dict(claim=claim.strip(), paper=paper, ours=ours, verdict=verdict, reason=shown,

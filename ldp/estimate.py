@@ -18,12 +18,40 @@ and the likelihood-based estimators:
 * :func:`ibu_grr` -- the same iteration exploiting the GRR channel
   ``(p - q) I + q 11ᵀ``, O(d) per iteration;
 * :func:`ibu_ue` -- a *composite-likelihood* EM for unary encoding from
-  support counts alone, O(d) per iteration (see its docstring for exactly what
-  it maximises);
+  support counts alone, O(d) per iteration (see below for exactly what it
+  maximises);
 * :func:`grr_mle` and :func:`ue_composite_mle` -- the limits of the two
   structured iterations computed directly (a water-filling formula for GRR, a
   one-dimensional root search for UE), useful when IBU would need many
   thousands of iterations.
+
+Composite likelihood for unary encoding
+---------------------------------------
+A UE report is a d-bit vector; its exact likelihood under
+input distribution π depends on the whole vector, so the exact EM (IBU on the
+2^d-output channel) needs the reports themselves.  From the support counts
+``C_v`` alone one can use the *marginal composite likelihood*: bit ``v`` of a
+report is 1 with probability ``θ_v = q + (p - q) π_v``, so
+
+    CL(π) = sum_v [ C_v log θ_v + (n - C_v) log(1 - θ_v) ],
+
+i.e. each count is treated as ``Bin(n, θ_v)`` and the d counts as if they were
+independent (they are not: the bits of one report are dependent through the
+user's single value).  The EM for this composite likelihood is IBU applied
+jointly to the d binary channels "bit v given input x" (``P(1 | v) = p``,
+``P(1 | x != v) = q``), pooling the expected input counts over all d
+components:
+
+    π'(u) ∝ π(u) · [ (p - q)(C_u/θ_u - (n - C_u)/(1 - θ_u)) + q S_1 + (1 - q) S_0 ],
+
+with ``S_1 = sum_v C_v/θ_v`` and ``S_0 = sum_v (n - C_v)/(1 - θ_v)``, which is
+O(d).  CL never decreases along the iteration; CL is concave in π, and a
+fixed point with π > 0 satisfies the Lagrange condition ``∂CL/∂π_u = const``,
+so the limit is the maximum composite-likelihood estimate on the simplex.
+It is consistent (each binomial margin is correctly specified) but it is
+**not** the full-report maximum-likelihood estimate, and its efficiency can
+differ from it.  When the raw estimate ``(C/n - q)/(p - q)`` is a distribution
+it is the maximiser.
 """
 from __future__ import annotations
 
@@ -207,6 +235,12 @@ def _run_em(step, pi: np.ndarray, max_iter: int, tol: float) -> tuple[np.ndarray
     return pi, it, converged
 
 
+def _ibu_step(pi: np.ndarray, Pu: np.ndarray, frac: np.ndarray) -> np.ndarray:
+    """One IBU iteration on the channel columns ``Pu`` of the observed outputs, with output frequencies ``frac``."""
+    new = pi * (Pu @ (frac / (pi @ Pu)))
+    return new / new.sum()
+
+
 def ibu(
     channel: Any,
     output_counts: Any,
@@ -260,11 +294,7 @@ def ibu(
     if np.any(pi @ Pu <= 0):
         raise ValueError("output_counts has reports of an output that no input with positive init can produce")
 
-    def step(pi: np.ndarray) -> np.ndarray:
-        new = pi * (Pu @ (frac / (pi @ Pu)))
-        return new / new.sum()
-
-    pi, it, conv = _run_em(step, pi, max_iter, tol)
+    pi, it, conv = _run_em(lambda x: _ibu_step(x, Pu, frac), pi, max_iter, tol)
     warn_not_converged(conv, "ibu", max_iter, tol)
     if not return_info:
         return pi
@@ -408,6 +438,15 @@ def _ue_counts(support_counts: Any, n: Any) -> tuple[np.ndarray, int]:
     return C, int(n)
 
 
+def _ue_step(pi: np.ndarray, C: np.ndarray, Z: np.ndarray, a: float, q: float) -> np.ndarray:
+    """One composite-likelihood EM iteration for UE support counts ``C`` (``Z = n - C``, ``a = p - q``)."""
+    theta = q + a * pi
+    r1 = C / theta
+    r0 = Z / (1.0 - theta)
+    new = pi * (a * (r1 - r0) + q * r1.sum() + (1.0 - q) * r0.sum())
+    return new / new.sum()
+
+
 def ibu_ue(
     support_counts: Any,
     n: int,
@@ -422,31 +461,9 @@ def ibu_ue(
 ) -> np.ndarray | tuple[np.ndarray, IBUInfo]:
     """Composite-likelihood EM for unary encoding (SUE/OUE) from support counts, O(d) per iteration.
 
-    **What this is.** A UE report is a d-bit vector; its exact likelihood under
-    input distribution π depends on the whole vector, so the exact EM (IBU on the
-    2^d-output channel) needs the reports themselves.  From the support counts
-    ``C_v`` alone one can use the *marginal composite likelihood*: bit ``v`` of a
-    report is 1 with probability ``θ_v = q + (p - q) π_v``, so
-
-        CL(π) = sum_v [ C_v log θ_v + (n - C_v) log(1 - θ_v) ],
-
-    i.e. each count is treated as ``Bin(n, θ_v)`` and the d counts as if they were
-    independent (they are not: the bits of one report are dependent through the
-    user's single value).  The EM for this composite likelihood is IBU applied
-    jointly to the d binary channels "bit v given input x" (``P(1 | v) = p``,
-    ``P(1 | x != v) = q``), pooling the expected input counts over all d
-    components:
-
-        π'(u) ∝ π(u) · [ (p - q)(C_u/θ_u - (n - C_u)/(1 - θ_u)) + q S_1 + (1 - q) S_0 ],
-
-    with ``S_1 = sum_v C_v/θ_v`` and ``S_0 = sum_v (n - C_v)/(1 - θ_v)``, which is
-    O(d).  CL never decreases along the iteration; CL is concave in π, and a
-    fixed point with π > 0 satisfies the Lagrange condition ``∂CL/∂π_u = const``,
-    so the limit is the maximum composite-likelihood estimate on the simplex.
-    It is consistent (each binomial margin is correctly specified) but it is
-    **not** the full-report maximum-likelihood estimate, and its efficiency can
-    differ from it.  When the raw estimate ``(C/n - q)/(p - q)`` is a distribution
-    it is the maximiser.
+    It maximises the *marginal composite likelihood* of the counts, not the
+    full-report likelihood: see "Composite likelihood for unary encoding" in
+    the module docstring for the iteration and what its limit is.
 
     Each component carries only about 1/d of the information on π_u, so the
     iteration moves slowly (thousands of iterations at d = 100).  By default
@@ -477,17 +494,7 @@ def ibu_ue(
     C, n = _ue_counts(support_counts, n)
     max_iter, tol = _iter_args(max_iter, tol)
     pi = _init(init, C.size)
-    a = p - q
-    Z = n - C
-
-    def step(pi: np.ndarray) -> np.ndarray:
-        theta = q + a * pi
-        r1 = C / theta
-        r0 = Z / (1.0 - theta)
-        new = pi * (a * (r1 - r0) + q * r1.sum() + (1.0 - q) * r0.sum())
-        return new / new.sum()
-
-    pi, it, conv = _run_em(step, pi, max_iter, tol)
+    pi, it, conv = _run_em(lambda x: _ue_step(x, C, n - C, p - q, q), pi, max_iter, tol)
     warn_not_converged(conv, "ibu_ue", max_iter, tol)
     if not return_info:
         return pi

@@ -229,17 +229,9 @@ def _run_dask(func: Callable[..., Any], points: list[dict[str, Any]], tasks: lis
 
 
 def sweep(
-    func: Callable[..., Any],
-    grid: Mapping[str, Sequence[Any]],
-    *,
-    trials: int,
-    seed: int,
-    backend: str | None = None,
-    n_jobs: int | None = None,
-    client: Any = None,
-    scheduler_address: str | None = None,
-    progress: bool = True,
-    desc: str | None = None,
+    func: Callable[..., Any], grid: Mapping[str, Sequence[Any]], *, trials: int, seed: int,
+    backend: str | None = None, n_jobs: int | None = None, client: Any = None, scheduler_address: str | None = None,
+    progress: bool = True, desc: str | None = None,
 ) -> pd.DataFrame:
     """Run ``func`` over a parameter grid x trials; one tidy row per (point, trial, result).
 
@@ -258,11 +250,10 @@ def sweep(
     seed : int
         Root seed (>= 0); see :func:`trial_rng`.
     backend : {"serial", "joblib", "dask"}, optional
-        ``"joblib"`` uses loky worker processes; ``"dask"`` a ``dask.distributed``
-        cluster (``client`` or ``scheduler_address``, else ``$LDP_SCHEDULER``, else
-        the default client).  None (the default): :func:`backend_settings`, i.e.
-        ``$LDP_BACKEND``, else every local core for the ``"paper"`` profile and
-        serial otherwise.
+        ``"joblib"``: loky worker processes; ``"dask"``: a ``dask.distributed`` cluster
+        (``client``, else ``scheduler_address``, else ``$LDP_SCHEDULER``, else the
+        default client).  None (the default): :func:`backend_settings`, i.e.
+        ``$LDP_BACKEND``, else joblib for the ``"paper"`` profile and serial otherwise.
     n_jobs : int, optional
         Number of joblib workers (>= 1, or -1 for all cores); None: ``$LDP_JOBS``,
         else -1.  Ignored by the other back ends.
@@ -287,6 +278,19 @@ def sweep(
     keys, values = _check_grid(grid)
     trials = check_int(trials, "trials", minimum=1)
     seed = check_int(seed, "seed", minimum=0)
+    backend, n_jobs, scheduler_address = _resolve_backend(backend, n_jobs, client, scheduler_address)
+    points = [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+    tasks = [(pi, t) for pi in range(len(points)) for t in range(trials)]
+    label = desc if desc is not None else getattr(func, "__name__", "sweep")
+    run = {"serial": _run_serial, "joblib": _run_joblib, "dask": _run_dask}[backend]
+    results = run(func, points, tasks, seed, progress=progress, label=label, n_jobs=n_jobs, client=client,
+                  scheduler_address=scheduler_address)
+    return _tidy_frame(keys, points, results)
+
+
+def _resolve_backend(backend: str | None, n_jobs: int | None, client: Any,
+                     scheduler_address: str | None) -> tuple[str, int, str | None]:
+    """Check the back-end arguments of :func:`sweep` and fill the missing ones from :func:`backend_settings`."""
     if backend is not None and backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if backend is None or n_jobs is None or (backend == "dask" and client is None and scheduler_address is None):
@@ -302,14 +306,12 @@ def sweep(
         raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
     if backend != "dask" and (client is not None or scheduler_address is not None):
         raise ValueError(f"client / scheduler_address are only used with backend='dask', not {backend!r}")
+    return backend, n_jobs, scheduler_address
 
-    points = [dict(zip(keys, combo)) for combo in itertools.product(*values)]
-    tasks = [(pi, t) for pi in range(len(points)) for t in range(trials)]
-    label = desc if desc is not None else getattr(func, "__name__", "sweep")
-    run = {"serial": _run_serial, "joblib": _run_joblib, "dask": _run_dask}[backend]
-    results = run(func, points, tasks, seed, progress=progress, label=label, n_jobs=n_jobs, client=client,
-                  scheduler_address=scheduler_address)
-    results.sort(key=lambda r: (r[0], r[1]))
+
+def _tidy_frame(keys: Sequence[str], points: list[dict[str, Any]], results: list) -> pd.DataFrame:
+    """One row per (point, trial, result dict), ordered by point, trial and position in the result list."""
+    results = sorted(results, key=lambda r: (r[0], r[1]))
     rows: list[dict[str, Any]] = []
     result_cols: dict[str, None] = {}
     for pi, t, rs in results:

@@ -13,7 +13,7 @@ from ldp.clldp.accounting import pl_true_beliefs
 from ldp.clldp.attack import clldp_attack, labeldp_attack
 from ldp.clldp.belief import belief_functions, estimate_conditionals, true_conditionals
 from ldp.clldp.datasets import healthcare_standin
-from ldp.clldp.experiments import tree_true_leakage
+from ldp.clldp.trials import tree_true_leakage
 from ldp.clldp.naive_bayes import CLLDPNaiveBayes, collect_clldp_joints, exact_joints, nb_from_joints, nb_log_scores
 from ldp.clldp.tree import CLLDPDecisionTree
 

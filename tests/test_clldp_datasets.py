@@ -79,7 +79,7 @@ def test_healthcare_standin_shape():
 
 def test_public_joint_error_trial():
     """Fig. 3 on a public table: four methods, ω from the SS sample, Eq. (7) given the ω used."""
-    from ldp.clldp.experiments import FIG3_PUBLIC_ATTRIBUTE, JOINT_METHODS, public_joint_error_trial
+    from ldp.clldp.trials import FIG3_PUBLIC_ATTRIBUTE, JOINT_METHODS, public_joint_error_trial
     rows = public_joint_error_trial("healthcare", 8.0, rng=1, max_rows=3000)
     assert [r["method"] for r in rows] == list(JOINT_METHODS)
     m = 32 * 2  # Hospital_code x two labels

@@ -214,7 +214,7 @@ def test_outputs_identical_to_the_per_user_implementation(name):
 def test_true_leakage_matches_the_per_user_loop():
     from ldp.clldp.accounting import pl_true_beliefs
     from ldp.clldp.encoding import combination_codes
-    from ldp.clldp.experiments import tree_true_leakage
+    from ldp.clldp.trials import tree_true_leakage
     from ldp.clldp.omega import conditional_from_joint, omega_curve
     from ldp.clldp.tree import CLLDPDecisionTree
     g = np.random.default_rng(8)

@@ -4,8 +4,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "ldp"
 #: the longest function (def line to last line, docstring included) a reader should have to hold in mind
 MAX_FUNCTION_LINES = 60
@@ -35,9 +33,7 @@ def test_the_scan_finds_a_long_function(tmp_path):
     assert long_functions(tmp_path) == [(f"{tmp_path.name}/m.py", "C.long", 71)]
 
 
-# Issue 13 asks that no function in ldp be longer than 60 lines; the functions listed by this test are
-# being split by the branches that own their modules, and the lead turns this into a plain test at the end.
-@pytest.mark.xfail(strict=False, reason="long functions still being split (issue 13)")
+# Issue 13: no function in ldp longer than 60 lines.
 def test_no_function_longer_than_the_limit():
     rows = long_functions()
     assert rows == [], "functions longer than {} lines:\n{}".format(

@@ -11,7 +11,7 @@ import pytest
 from ldp.data import is_available, load
 from ldp.lopub import authors as au
 from ldp.lopub import dependency_graph, entropy_prune, mi_threshold, relative_entropy
-from ldp.lopub import examples as ex
+from ldp.lopub import paper as ex
 
 
 def _stream(values):

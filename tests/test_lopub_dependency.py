@@ -27,7 +27,7 @@ from ldp.lopub import (
     relative_entropy,
     triangulate,
 )
-from ldp.lopub.examples import (
+from ldp.lopub.paper import (
     EXAMPLE11_DOMAINS,
     EXAMPLE12_EDGES,
     FIG5_CLIQUES,

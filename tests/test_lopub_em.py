@@ -17,7 +17,7 @@ from ldp.lopub import (
     mismatch_counts,
     report_probability,
 )
-from ldp.lopub.examples import table6_reports
+from ldp.lopub.paper import table6_reports
 
 
 # ------------------------------------------------------------------ T-E1, T-E2: Examples 3 and 6

@@ -155,9 +155,9 @@ def test_table3_records_encode_to_table5_bit_strings():
     """Encoding Table 3's records with Table 5's filters gives exactly Table 5's strings (f -> 0).
 
     The expected strings are typed from Table 5 of Ren et al. so that the test also checks the
-    transcription in ``ldp.lopub.examples``; Age is left out (erratum E13).
+    transcription in ``ldp.lopub.paper``; Age is left out (erratum E13).
     """
-    from ldp.lopub import examples as ex
+    from ldp.lopub import paper as ex
 
     attrs = ("Gender", "Education", "Income")
     expected = {                                   # Table 5, for the users u1, u2, u3, uN of Table 3

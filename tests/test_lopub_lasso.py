@@ -10,7 +10,7 @@ from ldp.exceptions import ConvergenceWarning
 from ldp.lopub import (EM, LASSO, LASSO_EM, METHODS, LoPubEncoder, LoPubReports, bit_counts, candidate_matrix,
                        candidate_rank, debias_counts, empirical_joint, estimate_joint, identifiability_bound,
                        kron_lasso_pair, lasso_em_joint, lasso_from_counts, lasso_joint)
-from ldp.lopub.examples import table6_reports
+from ldp.lopub.paper import table6_reports
 
 
 # ------------------------------------------------------------------ T-L1, T-L2, Example 9

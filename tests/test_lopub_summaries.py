@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from ldp.lopub import empirical_mi_matrix, n_keep, pruning_table
-from ldp.lopub import examples as ex
+from ldp.lopub import paper as ex
 from ldp.lopub import summaries as su
 from ldp.lopub.datasets import tpce_standin
 

@@ -12,7 +12,7 @@ from ldp.data import is_available
 from ldp.uldp import paper
 from ldp.uldp import summaries as su
 from ldp.uldp.datasets import leading_rows_table, load_table
-from ldp.uldp.experiment import PAPER_EPSILONS, analytic_curves, analytic_ed
+from ldp.uldp.trials import PAPER_EPSILONS, analytic_curves, analytic_ed
 from ldp.uldp.figures import ORDER, error_grid, shared_legend
 
 matplotlib.use("Agg")

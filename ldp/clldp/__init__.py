@@ -14,7 +14,7 @@ Modules (one idea each):
   classifiers (Algs. 3-4, LabelDP, non-private);
 * :mod:`~ldp.clldp.attack` -- the Bayesian label-inference attack (Sec. 7.4);
 * :mod:`~ldp.clldp.datasets`, :mod:`~ldp.clldp.paper` -- data and the paper's stated numbers;
-* :mod:`~ldp.clldp.experiments` -- trial functions behind the experiments notebook, and the paired
+* :mod:`~ldp.clldp.trials` -- trial functions behind the experiments notebook, and the paired
   differences that give its claims their noise margins;
 * :mod:`~ldp.clldp.figures` -- drawing helpers for that notebook.
 """

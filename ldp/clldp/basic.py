@@ -22,6 +22,7 @@ import numpy as np
 
 from .._checks import check_epsilon, check_probability
 from ..oracles import SUE, FrequencyOracle
+from ..oracles.base import DelegatedProbabilities
 from .encoding import label_attribute_domain
 from .khr import check_omega
 
@@ -49,7 +50,7 @@ def basic_epsilon(p: float, omega: float = 1.0) -> float:
     return math.log(w * p * p / ((1 - p) ** 2) + 1 - w)
 
 
-class BasicSolution(FrequencyOracle):
+class BasicSolution(DelegatedProbabilities, FrequencyOracle):
     """The basic solution with the only admissible belief ``ω = 1``: SUE on the product domain.
 
     Parameters
@@ -71,6 +72,7 @@ class BasicSolution(FrequencyOracle):
     name = "basic"
     notion = "CLLDP"  # with ω = 1 the CLLDP budget is the LDP level of the pair: exact_epsilon = epsilon
     has_count_sampler = True
+    _delegate = "_ue"  # p, q, 1 - p and p - q are SUE's
 
     def __init__(self, epsilon: float, m_attr: int, m_label: int) -> None:
         domain = label_attribute_domain(m_attr, m_label)
@@ -79,22 +81,6 @@ class BasicSolution(FrequencyOracle):
         (self.m_label, self.m_attr), self.m = domain.sizes, domain.size
         self.omega = 1.0
         self._ue = SUE(self.epsilon, self.m)
-
-    @property
-    def p(self) -> float:
-        return self._ue.p
-
-    @property
-    def q(self) -> float:
-        return self._ue.q
-
-    @property
-    def one_minus_p(self) -> float:
-        return self._ue.one_minus_p
-
-    @property
-    def p_minus_q(self) -> float:
-        return self._ue.p_minus_q
 
     def encode(self, attr: Any, label: Any) -> np.ndarray:
         return self.domain.encode(label, attr)

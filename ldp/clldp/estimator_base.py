@@ -36,6 +36,17 @@ _K_NAMES = ("one", "floor", "ceil", "eq8", "floor_ceil", "oracle")
 class CLLDPClassifierBase(ClassifierMixin, BaseEstimator):
     """Base class; see :class:`ldp.clldp.CLLDPNaiveBayes` and :class:`ldp.clldp.CLLDPDecisionTree`."""
 
+    def __init__(self, epsilon: float, mechanism: str, k: Any, omega: Any, omega_fraction: float,
+                 n_categories: Sequence[int] | None, random_state: Any) -> None:
+        # the parameters both classifiers take; stored unchecked, as scikit-learn asks (see _check_params)
+        self.epsilon = epsilon
+        self.mechanism = mechanism
+        self.k = k
+        self.omega = omega
+        self.omega_fraction = omega_fraction
+        self.n_categories = n_categories
+        self.random_state = random_state
+
     # ------------------------------------------------------------------ parameter checks
     def _check_params(self) -> None:
         check_epsilon(self.epsilon)

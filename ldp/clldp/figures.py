@@ -14,7 +14,7 @@ def draw_errors(ax: Any, frame: pd.DataFrame, dataset: str) -> None:
     """One panel of Fig. 3: simulated errors (markers, two standard errors) and Eq. (7) (dashed) per method.
 
     ``frame`` is a summary with columns ``dataset``, ``method``, ``epsilon``, ``err_mean``,
-    ``err_se`` and ``theory_mean`` (:func:`ldp.clldp.experiments.summarise_trials` of a Fig. 3 sweep).
+    ``err_se`` and ``theory_mean`` (:func:`ldp.clldp.trials.summarise_trials` of a Fig. 3 sweep).
     """
     missing = {"dataset", "method", "epsilon", "err_mean", "err_se", "theory_mean"} - set(frame.columns)
     if missing:

@@ -31,6 +31,7 @@ import numpy as np
 from .._checks import (MAX_EPSILON, as_generator, check_codes, check_epsilon, check_int, check_mechanism_epsilon,
                        check_probability)
 from ..oracles import FrequencyOracle, SubsetSelection
+from ..oracles.base import ClosedFormProbabilities
 from .encoding import label_attribute_domain
 
 __all__ = [
@@ -175,7 +176,7 @@ def expected_sq_l2(epsilon: float, omega: float, k: int, m: int, n: int) -> floa
     return (t.p * t.one_minus_p + (m - 1) * t.q * t.one_minus_q) / t.p_minus_q ** 2 / n
 
 
-class KHR(FrequencyOracle):
+class KHR(ClosedFormProbabilities, FrequencyOracle):
     """k heads response over the product domain ``[m_attr] x [m_label]`` (Xue et al., Algorithms 1-2).
 
     Parameters
@@ -219,8 +220,7 @@ class KHR(FrequencyOracle):
         (self.m_label, self.m_attr), self.m = domain.sizes, domain.size
         self.omega = check_omega(omega)
         self.k = _check_k(k, self.m)
-        self._parts = _khr_parts(self.epsilon, self.omega, self.k, self.m)
-        self._p, self._q = self._parts.p, self._parts.q
+        self._store_parts(_khr_parts(self.epsilon, self.omega, self.k, self.m))
         self.ldp_epsilon = khr_ldp_epsilon(self.epsilon, self.omega)
         self.theta = math.exp(self.ldp_epsilon)
         if not self._p < 1.0 or not self._p > self._q:
@@ -228,27 +228,9 @@ class KHR(FrequencyOracle):
 
     # ------------------------------------------------------------------ parameters
     @property
-    def p(self) -> float:
-        return self._p
-
-    @property
-    def q(self) -> float:
-        return self._q
-
-    @property
     def exact_epsilon(self) -> float:
         """The channel's ordinary LDP level on the pair, ``ln θ`` (>= the CLLDP budget ``epsilon``)."""
         return self.ldp_epsilon
-
-    @property
-    def one_minus_p(self) -> float:
-        """``1 - p = ω(m - k)/(k(e^ε - 1) + mω)``, without cancellation."""
-        return self._parts.one_minus_p
-
-    @property
-    def p_minus_q(self) -> float:
-        """``p - q = k(m - k)(e^ε - 1)/((m - 1)(k(e^ε - 1) + mω))``."""
-        return self._parts.p_minus_q
 
     def as_subset_selection(self) -> SubsetSelection:
         """The identical LDP mechanism: SS with budget ``ln θ`` and subset size ``k`` on ``m`` values."""

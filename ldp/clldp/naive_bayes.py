@@ -211,13 +211,7 @@ class CLLDPNaiveBayes(CLLDPClassifierBase):
     def __init__(self, epsilon: float = 1.0, mechanism: str = "khr", k: Any = "eq8", omega: Any = "sample",
                  omega_fraction: float = OMEGA_SAMPLE_FRACTION, n_categories: Sequence[int] | None = None,
                  random_state: Any = None) -> None:
-        self.epsilon = epsilon
-        self.mechanism = mechanism
-        self.k = k
-        self.omega = omega
-        self.omega_fraction = omega_fraction
-        self.n_categories = n_categories
-        self.random_state = random_state
+        super().__init__(epsilon, mechanism, k, omega, omega_fraction, n_categories, random_state)
 
     def fit(self, X: Any, y: Any, keep_reports: bool = False) -> CLLDPNaiveBayes:
         """Simulate every training user's report and fit the collector's model."""

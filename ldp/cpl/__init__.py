@@ -12,7 +12,7 @@ One idea per module:
 * ``benchmark``: Section V-A: undershoot/overshoot, regions P1/R1-R3, SPL-ANL, GRF, ITS, CBP stand-in.
 * ``calibration``: Section V-C / Appendix N: the largest feasible per-attribute budget (Algorithm 3, fixed).
 * ``datasets``: Adult scheme A, CVD, Appendix K joint, CelebA/LFW/CVD/DSS stand-ins.
-* ``experiments``: drivers of the experiments notebook (Table III, Fig. 4(a), matrices, Figs. 6-8).
+* ``trials``: drivers of the experiments notebook (Table III, Fig. 4(a), matrices, Figs. 6-8).
 * ``paper``: the numbers printed in the paper (Tables I-III, Figs. 4-8), each with where it is printed.
 """
 from .attacks import (PAPER_MECHANISMS, attack_accuracy, effective_channel, effective_channel_epsilon,

@@ -194,8 +194,8 @@ def algorithm3_as_printed(conditionals: Sequence[Sequence[Any]], eps_bar: float,
 
 def conditionals_from_frame(frame: Any, columns: Sequence[str]) -> list[list[np.ndarray | None]]:
     """The empirical conditionals ``P(X_j | X_i)`` of the given columns of a data frame (label-encoded)."""
-    from .datasets import encode
+    from ..tables import CodedTable
     from .tcpl import pair_tables
 
-    e = encode(frame, list(columns))
+    e = CodedTable.from_frame(frame, list(columns))
     return conditionals_from_tables(pair_tables(e.codes, e.sizes), len(e.names))

@@ -17,12 +17,12 @@ Modules, in the order of the paper:
 * :mod:`~ldp.lopub.evaluation` SVM / random-forest utility of a release
 * :class:`ldp.tables.CodedTable` coded categorical tables (shared by every chapter)
 * :mod:`~ldp.lopub.datasets`   Adult, Retail and the TPC-E stand-in
-* :mod:`~ldp.lopub.examples`   the paper's worked examples and printed tables
 * :mod:`~ldp.lopub.authors`    Table 7 as the authors' public code computed it (coding, sample, ranking)
-* :mod:`~ldp.lopub.experiments` trial functions of the experiments notebook (for ``ldp.sweep.sweep``)
+* :mod:`~ldp.lopub.trials`     trial functions of the experiments notebook (for ``ldp.sweep.sweep``)
 * :mod:`~ldp.lopub.figures`    one curve per estimator in the house style
 * :mod:`~ldp.lopub.summaries`  means, standard errors, paired gaps and margins behind the claims
-* :mod:`~ldp.lopub.paper`      the numbers the paper prints, each with its place in the paper
+* :mod:`~ldp.lopub.paper`      what the paper prints, each with its place in the paper: the numbers of its
+  text, its worked examples and Tables 3-9
 """
 from ..tables import CodedTable
 from . import authors

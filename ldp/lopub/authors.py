@@ -52,7 +52,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_int, check_probability
-from .datasets import ADULT_ATTRIBUTES
+from .datasets import code_adult
 from .dependency import check_edge_rule, empirical_mi_matrix
 from .pruning import ROUNDINGS, SORT_KEYS, pruning_table
 from ..tables import CodedTable
@@ -105,25 +105,19 @@ def adult_authors_table(frame: pd.DataFrame) -> CodedTable:
     ``frame`` is ``ldp.data.load("adult")`` (train rows, then test rows, in file order,
     ``'?'`` read as missing).  Rows with any missing field are dropped.
     """
-    missing = [c for c in ADULT_ATTRIBUTES if c not in frame.columns]
-    if missing:
-        raise ValueError(f"frame lacks the Adult columns {missing}")
-    df = frame[list(ADULT_ATTRIBUTES)].dropna().reset_index(drop=True)
-    codes, labels = [], []
-    for c in ADULT_ATTRIBUTES:
-        if c in ADULT_BINNED:
-            x = df[c].to_numpy()
-            if not np.issubdtype(x.dtype, np.integer):
-                raise TypeError(f"column {c!r} must be integer-valued, got {x.dtype}")
-            cc = equal_width_bins(x, ADULT_BINS)
-            lo, hi = int(x.min()), int(x.max())
-            edges = [lo + (hi - lo) * b / ADULT_BINS for b in range(ADULT_BINS + 1)]
-            lab = tuple(f"({edges[b]:.6g}, {edges[b + 1]:.6g}]" for b in range(ADULT_BINS))
-        else:
-            cc, lab = first_appearance_codes(df[c].astype(str).to_numpy())
-        codes.append(cc)
-        labels.append(lab)
-    return CodedTable(np.column_stack(codes), ADULT_ATTRIBUTES, tuple(labels))
+    return code_adult(frame, _authors_adult_column)
+
+
+def _authors_adult_column(name: str, values: pd.Series) -> tuple[np.ndarray, tuple]:
+    """The authors' coding of one Adult column: equal-width bins of the integer columns, first appearance otherwise."""
+    if name not in ADULT_BINNED:
+        return first_appearance_codes(values.astype(str).to_numpy())
+    x = values.to_numpy()
+    if not np.issubdtype(x.dtype, np.integer):
+        raise TypeError(f"column {name!r} must be integer-valued, got {x.dtype}")
+    lo, hi = int(x.min()), int(x.max())
+    edges = [lo + (hi - lo) * b / ADULT_BINS for b in range(ADULT_BINS + 1)]
+    return equal_width_bins(x, ADULT_BINS), tuple(f"({edges[b]:.6g}, {edges[b + 1]:.6g}]" for b in range(ADULT_BINS))
 
 
 def authors_file_text(table: CodedTable) -> str:

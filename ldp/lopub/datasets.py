@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -69,23 +69,34 @@ _ADULT_BINS = {"age": (_equal_width, 32), "fnlwgt": (_quantile, 32), "capital_ga
                "capital_loss": (_zero_then_quantile, 8), "hours_per_week": (_equal_width, 32)}
 
 
-def adult_table(frame: pd.DataFrame) -> CodedTable:
-    """Binned, complete-case Adult as a :class:`CodedTable` (15 attributes, UCI order)."""
+def code_adult(frame: pd.DataFrame, code_column: Callable[[str, pd.Series], tuple[np.ndarray, tuple]]) -> CodedTable:
+    """The complete-case rows of Adult (the 15 :data:`ADULT_ATTRIBUTES`, UCI order) as a :class:`CodedTable`.
+
+    ``code_column(name, values)`` returns the integer codes and the value labels of one column; rows with any
+    missing field are dropped first.
+    """
     missing = [c for c in ADULT_ATTRIBUTES if c not in frame.columns]
     if missing:
         raise ValueError(f"frame lacks the Adult columns {missing}")
     df = frame[list(ADULT_ATTRIBUTES)].dropna().reset_index(drop=True)
-    codes, labels = [], []
-    for c in ADULT_ATTRIBUTES:
-        if c in _ADULT_BINS:
-            fn, k = _ADULT_BINS[c]
-            cc, lab = fn(df[c].to_numpy(dtype=float), k)
-        else:
-            cat = pd.Categorical(df[c].astype(str))
-            cc, lab = np.asarray(cat.codes), tuple(cat.categories)
-        codes.append(np.asarray(cc, dtype=np.int64))
-        labels.append(lab)
-    return CodedTable(np.column_stack(codes), ADULT_ATTRIBUTES, tuple(labels))
+    coded = [code_column(c, df[c]) for c in ADULT_ATTRIBUTES]
+    return CodedTable(np.column_stack([cc for cc, _ in coded]), ADULT_ATTRIBUTES, tuple(lab for _, lab in coded))
+
+
+def _adult_column(name: str, values: pd.Series) -> tuple[np.ndarray, tuple]:
+    """Our coding of one Adult column: :data:`_ADULT_BINS` for the numeric ones, sorted categories otherwise."""
+    if name in _ADULT_BINS:
+        fn, k = _ADULT_BINS[name]
+        cc, lab = fn(values.to_numpy(dtype=float), k)
+    else:
+        cat = pd.Categorical(values.astype(str))
+        cc, lab = np.asarray(cat.codes), tuple(cat.categories)
+    return np.asarray(cc, dtype=np.int64), lab
+
+
+def adult_table(frame: pd.DataFrame) -> CodedTable:
+    """Binned, complete-case Adult as a :class:`CodedTable` (15 attributes, UCI order)."""
+    return code_adult(frame, _adult_column)
 
 
 def retail_table(frame: pd.DataFrame, n_records: int = RETAIL_RECORDS, n_items: int = RETAIL_ITEMS) -> CodedTable:

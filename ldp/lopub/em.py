@@ -119,6 +119,13 @@ def _stop(new: np.ndarray, old: np.ndarray, delta: float, criterion: str) -> boo
     return float(new.max() - old.max()) <= delta
 
 
+def _em_update(q: np.ndarray, num: np.ndarray, n: int, delta: float, criterion: str) -> tuple[np.ndarray, bool]:
+    """One EM update from the summed responsibilities ``num`` of ``n`` users; ``(new q, stop?)``."""
+    new = q * num / n
+    new /= new.sum()
+    return new, _stop(new, q, delta, criterion)
+
+
 def _khatri_rao(mats: list[np.ndarray], rows: slice) -> np.ndarray:
     """Row-wise Kronecker product of ``mats[r][rows]`` in C order (last factor fastest)."""
     out = np.ones((rows.stop - rows.start, 1))
@@ -206,11 +213,8 @@ def _em_dense(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criter
             ll += float(np.log(z).sum())
             num += (l0[c] / z[:, None]).T @ kr
         history.append(ll)
-        new = q * num / n
-        new /= new.sum()
+        q, done = _em_update(q, num, n, delta, criterion)
         it += 1
-        done = _stop(new, q, delta, criterion)
-        q = new
         if done:
             converged = True
             break
@@ -250,11 +254,8 @@ def _em_sparse(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, crite
             ll += float(np.log(z).sum())
             num += x.T @ (1.0 / z)
         history.append(ll)
-        new = q * num / n
-        new /= new.sum()
+        q, done = _em_update(q, num, n, delta, criterion)
         it += 1
-        done = _stop(new, q, delta, criterion)
-        q = new
         if done:
             converged = True
             break

@@ -14,7 +14,7 @@ server-side algorithms (Algorithms 1-6) only need
 estimators in :mod:`ldp.lopub.em`, :mod:`ldp.lopub.lasso` and
 :mod:`ldp.lopub.hybrid` can trust their inputs.  It is produced by
 :meth:`ldp.lopub.encoding.LoPubEncoder.encode` or built directly from the
-paper's worked example (:func:`ldp.lopub.examples.table6_reports`).
+paper's worked example (:func:`ldp.lopub.paper.table6_reports`).
 """
 from __future__ import annotations
 

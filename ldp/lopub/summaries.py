@@ -4,7 +4,7 @@ The experiments notebook compares the paper's statements with ours under the boo
 verdict policy (``book/verdict-policy.md``): an ordering passes only when the gap
 exceeds a margin derived from the noise, and a value is compared within the paper's
 precision plus our Monte-Carlo error.  This module turns the sweep frames of
-:mod:`ldp.lopub.experiments` into exactly those numbers, so that the notebook's claim
+:mod:`ldp.lopub.trials` into exactly those numbers, so that the notebook's claim
 cells stay one line per claim:
 
 * :func:`group_stats` -- mean, standard error and count of a column per group;
@@ -135,7 +135,7 @@ def printed_pairs_check(printed: Mapping[str, pd.DataFrame], dims: Mapping[str, 
     ----------
     printed : mapping of table name to DataFrame
         The printed tables, with columns ``phi`` and ``pairs_pruning``
-        (``ldp.lopub.examples.PAPER_TABLES``).
+        (``ldp.lopub.paper.PAPER_TABLES``).
     dims : mapping of table name to int
         The number of attributes ``d`` of each table's dataset.
 

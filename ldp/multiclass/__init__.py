@@ -8,8 +8,9 @@ Modules (one idea each):
 ``samplers``    count-level samplers exact in distribution
 ``topk``        PEM- and shuffling-based per-class top-k (Algorithms 1-2) and the ablation variants
 ``datasets``    SYN1-SYN4, Diabetes preparation, stand-ins for Heart Disease, Anime, JD
-``published``   explicit models of the authors' evaluation quirks behind Fig. 6 (HEC, PTJ)
-``runs``        trial functions for the experiments notebook's sweeps
+``authors``     explicit models of the authors' evaluation quirks behind Fig. 6 (HEC, PTJ) and Fig. 10 (HEC top-k)
+``trials``      trial functions for the experiments notebook's sweeps
+``paper``       the numbers the paper prints, each with its place in the paper
 """
 from .frameworks import (
     HEC,

@@ -238,7 +238,13 @@ def hec_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rn
     treating users of other classes as invalid (random replacement by default)."""
     lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
     gen = as_generator(rng)
-    stage = _Stage(eps, invalid, sampler, gen)
+    return _hec_groups(lab, itm, c, d, k, m_ext, _Stage(eps, invalid, sampler, gen), gen)
+
+
+def _hec_groups(lab: np.ndarray, itm: np.ndarray, c: int, d: int, k: int, m_ext: int, stage: Any,
+                gen: np.random.Generator) -> TopKResult:
+    """HEC's mining: users split at random into ``c`` groups; group ``j`` runs PEM for class ``j`` with the round
+    step ``stage`` (users of other classes are invalid in that group)."""
     levels = pem_levels(d, k, m_ext)
     out = np.empty((c, k), dtype=np.int64)
     for j, users in enumerate(_split(gen.permutation(lab.size), c)):

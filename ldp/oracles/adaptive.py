@@ -30,10 +30,8 @@ def adaptive_oracle(epsilon: float, d: int) -> FrequencyOracle:
 
     Parameters
     ----------
-    epsilon : float
-        Privacy budget, finite and > 0.
-    d : int
-        Domain size, >= 2.
+    epsilon, d : float, int
+        The privacy budget (finite, > 0) and the domain size (>= 2) of the oracle to build.
 
     Returns
     -------

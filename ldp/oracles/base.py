@@ -160,3 +160,69 @@ class FrequencyOracle(Mechanism):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(epsilon={self.epsilon:g}, d={self.d})"
+
+
+class StoredProbabilities:
+    """Mixin for oracles that compute ``p`` and ``q`` once, in ``__init__``, and keep them as ``_p`` and ``_q``.
+
+    List it before :class:`FrequencyOracle` among the bases, so that its properties replace the abstract ones.
+    """
+
+    _p: float
+    _q: float
+
+    @property
+    def p(self) -> float:
+        return self._p
+
+    @property
+    def q(self) -> float:
+        return self._q
+
+
+class ClosedFormProbabilities(StoredProbabilities):
+    """Mixin for oracles whose ``p``, ``q``, ``1 - p`` and ``p - q`` come from closed forms computed once.
+
+    :meth:`_store_parts` keeps the named tuple (fields ``p``, ``q``, ``one_minus_p``, ``p_minus_q``, and
+    whatever else the oracle needs); :attr:`one_minus_p` and :attr:`p_minus_q` read it, so they keep full
+    relative accuracy where the subtractions ``1 - p`` and ``p - q`` would cancel.
+    """
+
+    _parts: Any
+
+    def _store_parts(self, parts: Any) -> None:
+        self._parts = parts
+        self._p, self._q = parts.p, parts.q
+
+    @property
+    def one_minus_p(self) -> float:
+        return self._parts.one_minus_p
+
+    @property
+    def p_minus_q(self) -> float:
+        return self._parts.p_minus_q
+
+
+class DelegatedProbabilities:
+    """Mixin for an oracle whose ``p``, ``q``, ``1 - p`` and ``p - q`` are those of another oracle it holds.
+
+    The class names the attribute holding that oracle in ``_delegate``; list the mixin before the oracle base class.
+    """
+
+    _delegate: str
+
+    @property
+    def p(self) -> float:
+        return getattr(self, self._delegate).p
+
+    @property
+    def q(self) -> float:
+        return getattr(self, self._delegate).q
+
+    @property
+    def one_minus_p(self) -> float:
+        return getattr(self, self._delegate).one_minus_p
+
+    @property
+    def p_minus_q(self) -> float:
+        return getattr(self, self._delegate).p_minus_q

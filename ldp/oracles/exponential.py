@@ -20,11 +20,11 @@ from this factor, so it is kept as defined, not "fixed".
 """
 from __future__ import annotations
 
-from .base import FrequencyOracle
+from .base import DelegatedProbabilities, FrequencyOracle
 from .grr import GRR
 
 
-class Exponential(GRR):
+class Exponential(DelegatedProbabilities, GRR):
     """Exponential mechanism with utility ``1[x = r]`` (Jayawardana et al., Appendix A), i.e. ``GRR(eps/2)``.
 
     Parameters
@@ -37,8 +37,9 @@ class Exponential(GRR):
     Notes
     -----
     Sampling, support counts, the count-level sampler, the channel and the unbiased
-    estimator are inherited from :class:`~ldp.oracles.grr.GRR`; only ``p`` and ``q`` change,
-    and they are taken from a ``GRR(eps/2, d)`` instance held by composition, so no sampling
+    estimator are inherited from :class:`~ldp.oracles.grr.GRR`; only ``p = e^{eps/2} / (e^{eps/2} + d - 1)``
+    and ``q = 1 / (e^{eps/2} + d - 1)`` change, and they (with ``1 - p`` and ``p - q``) are taken from a
+    ``GRR(eps/2, d)`` instance held by composition, so no sampling
     or probability formula is duplicated.  :attr:`exact_epsilon` is ``eps/2``, which is what
     an exact channel audit returns.  The estimator here is the unbiased GRR(eps/2) one; the
     paper's artifact used raw output frequencies (tools/dataset_perturbation.ipynb), which a chapter can compute
@@ -46,28 +47,11 @@ class Exponential(GRR):
     """
 
     name = "EXP"
+    _delegate = "_grr"
 
     def __init__(self, epsilon: float, d: int) -> None:
         FrequencyOracle.__init__(self, epsilon, d)  # validation of the budget is GRR(eps/2)'s, just below
         self._grr = GRR(self.epsilon / 2, self.d)
-
-    @property
-    def p(self) -> float:
-        """``e^{eps/2} / (e^{eps/2} + d - 1)``."""
-        return self._grr.p
-
-    @property
-    def q(self) -> float:
-        """``1 / (e^{eps/2} + d - 1)``."""
-        return self._grr.q
-
-    @property
-    def one_minus_p(self) -> float:
-        return self._grr.one_minus_p
-
-    @property
-    def p_minus_q(self) -> float:
-        return self._grr.p_minus_q
 
     @property
     def exact_epsilon(self) -> float:

@@ -62,7 +62,7 @@ from typing import Any, Iterator, NamedTuple
 import numpy as np
 
 from .._checks import check_codes, check_domain_size, check_epsilon, check_int
-from .base import FrequencyOracle
+from .base import ClosedFormProbabilities, FrequencyOracle
 
 #: largest number of ``omega``-subsets that :meth:`SubsetSelection.channel` enumerates
 MAX_CHANNEL_OUTPUTS = 5000
@@ -240,7 +240,7 @@ def _mixture_counts(counts: np.ndarray, omega: int, mix: float, gen: np.random.G
     return support
 
 
-class SubsetSelection(FrequencyOracle):
+class SubsetSelection(ClosedFormProbabilities, FrequencyOracle):
     """Subset selection over ``{0, ..., d-1}`` (Ye & Barg 2018; Wang et al. 2018).
 
     Parameters
@@ -275,31 +275,12 @@ class SubsetSelection(FrequencyOracle):
         else:
             omega = check_int(subset_size, "subset_size", minimum=1, maximum=self.d - 1)
         self.subset_size = omega
-        self._parts = _ss_parts(self.epsilon, self.d, omega)
-        self._p, self._q = self._parts.p, self._parts.q
+        self._store_parts(_ss_parts(self.epsilon, self.d, omega))
         if not (self._p > self._q and self._q > 0.0 and self._parts.one_minus_p > 0.0):
             raise ValueError(f"epsilon={self.epsilon!r} is too large: p rounds to 1 (or q to 0) in double precision, "
                              f"so the channel would not be eps-LDP; use a smaller epsilon")
         self._dtype = np.int16 if self.d <= np.iinfo(np.int16).max else (
             np.int32 if self.d <= np.iinfo(np.int32).max else np.int64)
-
-    @property
-    def p(self) -> float:
-        return self._p
-
-    @property
-    def q(self) -> float:
-        return self._q
-
-    @property
-    def one_minus_p(self) -> float:
-        """``1 - p = (d - omega) e^-eps / (omega + (d - omega) e^-eps)``, without cancellation."""
-        return self._parts.one_minus_p
-
-    @property
-    def p_minus_q(self) -> float:
-        """``p - q = omega (d - omega)(1 - e^-eps) / ((d - 1)(omega + (d - omega) e^-eps))``."""
-        return self._parts.p_minus_q
 
     @property
     def exact_epsilon(self) -> float:

@@ -22,7 +22,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from .._checks import check_epsilon, check_int, check_probability
-from .base import FrequencyOracle
+from .base import FrequencyOracle, StoredProbabilities
 
 #: number of bits materialised as float64 uniforms at once (32 MiB); bounds the memory of ``perturb``
 _CHUNK_BITS = 1 << 22
@@ -89,7 +89,7 @@ def _flat_ties(u: np.ndarray, t: int) -> np.ndarray:
     return np.concatenate([blocks[rows] * _TIE_BLOCK + cols, tail])
 
 
-class UnaryEncoding(FrequencyOracle):
+class UnaryEncoding(StoredProbabilities, FrequencyOracle):
     """Unary encoding with arbitrary bit probabilities ``p > q`` (Wang et al. 2017, Sec. 4.2).
 
     Parameters
@@ -136,14 +136,6 @@ class UnaryEncoding(FrequencyOracle):
                 f"of p={p!r}, q={q!r}; pass epsilon >= {exact:.6g} (or None)")
         self._p = p
         self._q = q
-
-    @property
-    def p(self) -> float:
-        return self._p
-
-    @property
-    def q(self) -> float:
-        return self._q
 
     @property
     def exact_epsilon(self) -> float:

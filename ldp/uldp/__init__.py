@@ -13,7 +13,7 @@ Modules (one idea each):
 ``metrics``    ED (Eq. 59), Euclidean distance, MSE, and their exact expectations
 ``errata``     the paper's estimator and variance formulas as printed, for demonstrations
 ``datasets``   the nursery and score 2-D tables (real files or exact stand-ins), random subsamples
-``experiment`` trial functions for ``ldp.sweep.sweep`` and exact error curves (Figs. 3-7)
+``trials``     trial functions for ``ldp.sweep.sweep`` and exact error curves (Figs. 3-7)
 ``figures``    the accuracy panels in the house style
 ``summaries``  exact error grids and the comparisons the experiments' claims rest on
 ``paper``      the numbers the paper prints, each with its place in the paper

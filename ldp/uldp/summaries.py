@@ -2,7 +2,7 @@
 
 Most claims of Yin et al. are orderings of the mechanisms' errors.  The book tests
 them on the *exact* expected error ``sqrt(E[ED²])`` computed from each channel
-(:func:`ldp.uldp.experiment.analytic_ed`), which has no Monte-Carlo error, so an
+(:func:`ldp.uldp.trials.analytic_ed`), which has no Monte-Carlo error, so an
 ordering needs no noise margin: it must hold strictly.  This module builds those
 grids and extracts the one number each claim compares:
 
@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .datasets import JointTable
-from .experiment import analytic_ed, make_mechanism
+from .trials import analytic_ed, make_mechanism
 
 __all__ = ["exact_grid", "smallest_drop", "smallest_gap", "tdrr_floor"]
 

@@ -40,7 +40,7 @@ class URR(ChannelMechanism):
     epsilon : float
         Privacy budget, finite and > 0.
     d : int
-        Domain size, >= 2.
+        Size of the whole domain, sensitive and non-sensitive codes together (>= 2).
     sensitive : iterable of int
         Sensitive codes (any positions; a subset of the domain).
 

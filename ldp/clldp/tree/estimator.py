@@ -9,6 +9,7 @@ from ..._checks import check_int
 from ...oracles import SubsetSelection
 from ..accounting import BUDGET_RULES
 from ..estimator_base import CLLDPClassifierBase
+from ..paper import OMEGA_SAMPLE_FRACTION
 from .cart import grow_from_counts
 from .nodes import route
 from .pool import COMBINE_RULES
@@ -55,22 +56,16 @@ class CLLDPDecisionTree(CLLDPClassifierBase):
     """
 
     def __init__(self, epsilon: float = 1.0, mechanism: str = "khr", k: Any = "eq8", omega: Any = "sample",
-                 omega_fraction: float = 0.1, max_depth: int = 5, budget_rule: str = "remaining_even",
-                 omega_update: str = "first_round", candidate_rule: str = "covering",
-                 combine: str = "inverse_variance", n_categories: Sequence[int] | None = None,
-                 random_state: Any = None) -> None:
-        self.epsilon = epsilon
-        self.mechanism = mechanism
-        self.k = k
-        self.omega = omega
-        self.omega_fraction = omega_fraction
+                 omega_fraction: float = OMEGA_SAMPLE_FRACTION, max_depth: int = 5,
+                 budget_rule: str = "remaining_even", omega_update: str = "first_round",
+                 candidate_rule: str = "covering", combine: str = "inverse_variance",
+                 n_categories: Sequence[int] | None = None, random_state: Any = None) -> None:
+        super().__init__(epsilon, mechanism, k, omega, omega_fraction, n_categories, random_state)
         self.max_depth = max_depth
         self.budget_rule = budget_rule
         self.omega_update = omega_update
         self.candidate_rule = candidate_rule
         self.combine = combine
-        self.n_categories = n_categories
-        self.random_state = random_state
 
     def fit(self, X: Any, y: Any) -> "CLLDPDecisionTree":
         """Simulate the protocol over all training users and grow the collector's tree."""

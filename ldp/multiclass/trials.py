@@ -8,7 +8,7 @@ is a picklable trial function whose remaining arguments are the sweep's grid.
 * :func:`variance_trial` -- Fig. 5: squared errors of PTS and PTS-CP on one table.
 * :func:`rmse_trial`, :func:`analytic_rmse` -- Fig. 6: pooled RMSE over feature groups
   (simulated with the count-level samplers; closed form from the exact variances, or
-  from the models of the authors' script in :mod:`ldp.multiclass.published`).
+  from the models of the authors' script in :mod:`ldp.multiclass.authors`).
 * :class:`TopKData`, :func:`topk_trial` -- Figs 7-10 and Table III: F1 and NCR of a miner.
 * :func:`budget_split_trial` -- Fig. 11: PTS-opt on SYN4 with the label share ``ε1/ε`` varied.
 * :func:`topk_parameter_trial` -- Fig. 12: PTS-opt with the parameter ``a`` or ``b`` varied.
@@ -27,7 +27,7 @@ import numpy as np
 from .._checks import as_generator
 from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table, table_to_pairs
 from .paper import TOPK_K
-from .published import hec_as_published_mse, hec_topk_as_scripted, ptj_as_published_mse
+from .authors import hec_as_published_mse, hec_topk_as_scripted, ptj_as_published_mse
 from .topk import mine_topk, score_topk, true_topk
 from .validity import CP
 
@@ -81,7 +81,7 @@ def analytic_rmse(tables: dict[str, Any], method: str, epsilon: float, *, as_pub
 
     ``as_published=False``: from the exact variances (the estimators are unbiased).
     ``as_published=True``: HEC and PTJ as the authors' script computed them
-    (:mod:`ldp.multiclass.published`; PTS and PTS-CP are unaffected).  ``shift_oue=False``: the
+    (:mod:`ldp.multiclass.authors`; PTS and PTS-CP are unaffected).  ``shift_oue=False``: the
     HEC script without its one-item shift in the OUE branch (a counterfactual, to measure the shift).
     """
     total, cells = 0.0, 0

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ldp.multiclass import PTJ
-from ldp.multiclass import published as P
+from ldp.multiclass import authors as P
 from ldp.oracles import GRR
 
 TABLE = np.array([[800, 150, 40], [60, 30, 20]])
@@ -160,7 +160,7 @@ def test_hec_script_input_checks():
 
 def test_hec_topk_script_variance_matches_its_simulation():
     """The shared-row OUE step of the authors' SYN HEC script: closed-form moments against a direct simulation."""
-    from ldp.multiclass.published import hec_topk_script_count_variance, hec_topk_script_counts
+    from ldp.multiclass.authors import hec_topk_script_count_variance, hec_topk_script_counts
     from ldp.oracles import OUE
 
     slots = np.array([300, 50, 20, 20, 10, 5])
@@ -176,7 +176,7 @@ def test_hec_topk_script_variance_matches_its_simulation():
 
 def test_hec_topk_script_noise_grows_with_the_number_of_candidates():
     """With many equal slots the shared rows repeat each draw once per other candidate: variance x (M - 1)."""
-    from ldp.multiclass.published import hec_topk_script_count_variance, oue_count_variance
+    from ldp.multiclass.authors import hec_topk_script_count_variance, oue_count_variance
 
     slots = np.full(81, 1000)
     ratio = hec_topk_script_count_variance(slots, 4.0) / oue_count_variance(slots, 4.0)
@@ -191,8 +191,8 @@ def test_hec_topk_script_noise_grows_with_the_number_of_candidates():
 def test_hec_topk_as_scripted_buries_the_top_items_with_many_classes():
     """With many invalid users the shared rows drown HEC's signal; with a huge budget the noise vanishes."""
     from ldp.multiclass.datasets import syn_classes_table
-    from ldp.multiclass.published import hec_topk_as_scripted
-    from ldp.multiclass.runs import TopKData
+    from ldp.multiclass.authors import hec_topk_as_scripted
+    from ldp.multiclass.trials import TopKData
     from ldp.multiclass.topk import hec_topk, score_topk
 
     data = TopKData(syn_classes_table(8, shared=True, d=2048, total=8e5, rng=0))

@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ldp._checks import MIN_EPSILON
 from ldp.claims import Source
 from ldp.clldp import KHR, omega, paper, pl_closed_form, privacy_leakage, two_round_leakage
-from ldp.clldp.experiments import paired_gap, summarise_trials
+from ldp.clldp.trials import paired_gap, summarise_trials
 
 
 def _frame():
@@ -72,9 +73,9 @@ def test_two_round_leakage_is_within_the_bound_and_reduces_to_one_round():
         w1, w2 = omega(F.sum(axis=2), 1), omega(F.reshape(2, -1), 1)
         exact = two_round_leakage(F, [(e1, w1), (e2, w2)], 1)
         assert exact <= pl_closed_form([e1, e2], [w1, w2]) * (1 + 1e-9)
-    # a second round with a vanishing budget adds (almost) nothing to the first round's leakage
+    # a second round with the smallest budget a mechanism accepts adds (almost) nothing to the first round's leakage
     one = privacy_leakage(KHR(e1, w1, 1, 3, 2).channel(), F.sum(axis=2))
-    assert two_round_leakage(F, [(e1, w1), (1e-9, w2)], 1) == pytest.approx(one, rel=1e-6)
+    assert two_round_leakage(F, [(e1, w1), (MIN_EPSILON, w2)], 1) == pytest.approx(one, rel=1e-6)
 
 
 def test_two_round_leakage_refuses_bad_shapes():

@@ -10,7 +10,7 @@ from ldp.sweep import sweep
 from ldp.uldp import JuRR, ULDPModel2D, jurr_parameters
 from ldp.uldp.datasets import load_table
 from ldp.uldp.errata import jurr_algorithm2_as_printed
-from ldp.uldp.experiment import (
+from ldp.uldp.trials import (
     MECHANISMS,
     analytic_curves,
     analytic_ed,
@@ -93,7 +93,7 @@ def test_jurr_satisfies_definition3_on_every_paper_setting():
     for every setting of the experiments and every budget of the paper's grid where JuRR exists."""
     from ldp.uldp import check_uldp_2d
     from ldp.uldp.datasets import SETTINGS
-    from ldp.uldp.experiment import PAPER_EPSILONS
+    from ldp.uldp.trials import PAPER_EPSILONS
 
     checked = 0
     for key in SETTINGS:

@@ -75,7 +75,7 @@ from .._checks import as_generator, check_epsilon, check_int
 from ..oracles import GRR, OUE, adaptive_oracle
 from .frameworks import PTJ, Tallies, check_pairs, check_table
 from .samplers import split_table
-from .topk import TopKResult, _check_common, _pad, _pem_stage, _split, pem_levels
+from .topk import TopKResult, _check_common, _hec_groups
 
 __all__ = ["hec_topk_script_count_variance", "hec_topk_script_counts", "oue_count_variance", "hec_topk_as_scripted",
            "ptj_as_published_estimate", "ptj_as_published_mse", "HECScriptTallies", "hec_script_branch",
@@ -364,11 +364,4 @@ def hec_topk_as_scripted(labels: Any, items: Any, c: int, d: int, k: int, epsilo
     """
     lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
     gen = as_generator(rng)
-    stage = _ScriptRound(eps, gen)
-    levels = pem_levels(d, k, m_ext)
-    out = np.empty((c, k), dtype=np.int64)
-    for j, users in enumerate(_split(gen.permutation(lab.size), c)):
-        valid = np.zeros(lab.size, dtype=bool)
-        valid[users] = lab[users] == j
-        out[j] = _pad(_pem_stage(itm, valid, _split(users, len(levels)), levels, d, k, stage), k)
-    return TopKResult(out, len(levels), {"levels": levels})
+    return _hec_groups(lab, itm, c, d, k, m_ext, _ScriptRound(eps, gen), gen)

@@ -7,7 +7,7 @@ import pytest
 from ldp.cpl import attacks as at
 from ldp.cpl import calibration as cal
 from ldp.cpl import datasets as ds
-from ldp.cpl import experiments as ex
+from ldp.cpl import trials as tr
 from ldp.cpl import statistical as st
 from ldp.cpl import tcpl as tc
 from ldp.tables import CodedTable
@@ -20,7 +20,7 @@ def toy():
 
 
 def test_table_iii_driver():
-    df = ex.table_iii(5000, 5, [1.0], rng=1)
+    df = tr.table_iii(5000, 5, [1.0], rng=1)
     row = df.iloc[0]
     assert row.theory_fwd == 1.0 and abs(row.stat_fwd - 1.0) < 0.1 and abs(row.stat_rev - row.sample_rev) < 0.1
 
@@ -37,24 +37,24 @@ def test_channel_factory_and_fast_matrix(toy):
 
 
 def test_cpl_matrices_and_benchmark_points(toy):
-    M = ex.cpl_matrices(toy.codes, toy.sizes, 1.0, mechanisms=("GRR", "OUE"), r=50, rng=3)
+    M = tr.cpl_matrices(toy.codes, toy.sizes, 1.0, mechanisms=("GRR", "OUE"), r=50, rng=3)
     assert set(M) == {"alg2", "grr", "exp", "stat:GRR", "stat:OUE"}
-    pts = ex.benchmark_points(M["alg2"], {"ITS": M["grr"], "EXP-ANL": M["exp"]}, 1.0)
+    pts = tr.benchmark_points(M["alg2"], {"ITS": M["grr"], "EXP-ANL": M["exp"]}, 1.0)
     assert set(pts.region) <= {"P1", "R1"} and list(pts.method) == ["ITS", "EXP-ANL"]
-    dep = ex.pairwise_dependence(toy.codes, toy.sizes)
+    dep = tr.pairwise_dependence(toy.codes, toy.sizes)
     assert np.allclose(dep["nmi"], dep["nmi"].T, equal_nan=True)
 
 
 def test_neighbour_cpl_and_utility_trial(toy):
-    df = ex.neighbour_cpl(toy.codes, toy.sizes, 6, [1, 2], ["GRR", "EXP"], 1.0, 5, rng=4)
+    df = tr.neighbour_cpl(toy.codes, toy.sizes, 6, [1, 2], ["GRR", "EXP"], 1.0, 5, rng=4)
     assert len(df) == 4 and (df.statistical >= 0).all() and (df.limit >= 0).all()
-    res = ex.utility_trial("OLH", 1.0, 5, codes=toy.codes, sizes=toy.sizes)
+    res = tr.utility_trial("OLH", 1.0, 5, codes=toy.codes, sizes=toy.sizes)
     assert res["freq_nmse"] > 0 and 0 < res["zero_one"] < 1
 
 
 def test_calibration_curve(toy):
     C = cal.conditionals_from_tables(tc.pair_tables(toy.codes, toy.sizes), len(toy.names))
-    df = ex.calibration_curve(C, C, [2.0, 4.0])
+    df = tr.calibration_curve(C, C, [2.0, 4.0])
     assert (df.calibrated >= df.spl).all() and (df.calibrated_public == df.calibrated).all()
     assert (df.max_tpl <= df.eps_bar + 1e-12).all()
 
@@ -67,29 +67,29 @@ def test_empirical_cpl_se_matches_the_spread_of_repeated_estimates():
     gen = np.random.default_rng(5)
     runs = [st.simulate_pair_table(joint, K, 20, gen) for _ in range(300)]
     est = np.array([st.cpl_from_counts(t) for t in runs])
-    se = np.mean([ex.empirical_cpl_se(t) for t in runs])
+    se = np.mean([tr.empirical_cpl_se(t) for t in runs])
     # the sample sd of 300 draws has relative s.e. about 1/sqrt(2*299) ~ 4%; allow 5 of those plus max-bias slack
     assert abs(est.std(ddof=1) / se - 1) < 0.3
     with pytest.raises(ValueError, match="counts"):
-        ex.empirical_cpl_se([[1, -1], [2, 3]])
+        tr.empirical_cpl_se([[1, -1], [2, 3]])
     with pytest.raises(ValueError, match="two rows"):
-        ex.empirical_cpl_se([[0, 0], [2, 3]])
+        tr.empirical_cpl_se([[0, 0], [2, 3]])
 
 
 def test_table_iii_standard_errors_cover_the_spread_of_runs():
-    se = ex.table_iii_standard_errors(4000, 5, [1.0], n_boot=200, rng=2)
-    runs = [ex.table_iii(4000, 5, [1.0], rng=s).iloc[0] for s in range(40)]
+    se = tr.table_iii_standard_errors(4000, 5, [1.0], n_boot=200, rng=2)
+    runs = [tr.table_iii(4000, 5, [1.0], rng=s).iloc[0] for s in range(40)]
     for key in ("fwd", "rev"):
         sd = np.std([r[f"stat_{key}"] for r in runs], ddof=1)
         assert 0.6 < sd / se[f"se_{key}"].item() < 1.6, key   # 40 runs: sd known to about ±11% (1 s.e.)
     with pytest.raises(ValueError):
-        ex.table_iii_standard_errors(4000, 5, [1.0], n_boot=1)
+        tr.table_iii_standard_errors(4000, 5, [1.0], n_boot=1)
 
 
 def test_fig4b_sweep_columns_and_bounds():
     frame = ds.celeba_synth(4000, rng=0)
-    enc = ds.encode(frame, ["Male", "No_Beard", "Wearing_Necklace", "Smiling"])
-    out = ex.fig4b_sweep(enc.codes, enc.sizes, 0, {"Beard": 1, "Necklace": 2, "Smiling": 3}, [1.0, 4.0], 10, rng=3)
+    enc = CodedTable.from_frame(frame, ["Male", "No_Beard", "Wearing_Necklace", "Smiling"])
+    out = tr.fig4b_sweep(enc.codes, enc.sizes, 0, {"Beard": 1, "Necklace": 2, "Smiling": 3}, [1.0, 4.0], 10, rng=3)
     assert list(out.epsilon) == [1.0, 4.0]
     for label in ("Beard", "Necklace", "Smiling"):
         assert (out[f"theory {label}"] <= out.epsilon + 1e-12).all() and (out[f"se {label}"] > 0).all()
@@ -100,31 +100,31 @@ def test_fig4b_sweep_columns_and_bounds():
 
 
 def test_binned_mean_sd():
-    b = ex.binned_mean_sd([0.05, 0.15, 0.12, 0.95, 1.0], [1.0, 2.0, 3.0, 4.0, 6.0], np.linspace(0, 1, 11))
+    b = tr.binned_mean_sd([0.05, 0.15, 0.12, 0.95, 1.0], [1.0, 2.0, 3.0, 4.0, 6.0], np.linspace(0, 1, 11))
     assert list(b["count"]) == [1, 2, 2] and list(b["mean"]) == [1.0, 2.5, 5.0] and list(b.spread) == [0.0, 1.0, 2.0]
     assert np.allclose(b.centre, [0.05, 0.15, 0.95])
     with pytest.raises(ValueError):
-        ex.binned_mean_sd([0.1], [1.0, 2.0], [0, 1])
+        tr.binned_mean_sd([0.1], [1.0, 2.0], [0, 1])
     with pytest.raises(ValueError):
-        ex.binned_mean_sd([0.1], [1.0], [1, 0])
+        tr.binned_mean_sd([0.1], [1.0], [1, 0])
 
 
 def test_grr_zero_one_matches_its_expectation():
     codes = np.random.default_rng(0).integers(0, 2, size=(20000, 3))
     e = 1.0
     expected = 1 / (1 + np.exp(e))             # binary GRR flips with this probability
-    got = ex.grr_zero_one(codes, e, rng=1)
+    got = tr.grr_zero_one(codes, e, rng=1)
     assert abs(got - expected) < 5 * np.sqrt(expected * (1 - expected) / codes.size)
 
 
 def test_cross_paper_helpers_on_adult():
     from ldp.data import load
-    adult = ds.encode(ds.adult_scheme_a(load("adult")))
+    adult = CodedTable.from_frame(ds.adult_scheme_a(load("adult")))
     sex, rel, inc = (adult.names.index(c) for c in ("sex", "relationship", "income"))
-    khr = ex.cross_paper_khr(adult.codes, adult.sizes, secret=sex, label=inc, attribute=rel)
+    khr = tr.cross_paper_khr(adult.codes, adult.sizes, secret=sex, label=inc, attribute=rel)
     assert np.allclose(khr.label_leakage, 1.0)                  # kHR's label leakage is its CLLDP budget
     assert (khr.cpl_secret <= khr.bound_ldp_level + 1e-9).all()  # Alg. 1 never exceeds Alg. 2 at the report's level
-    bloom = ex.cross_paper_bloom(adult.codes, adult.sizes, secret=sex, reported=rel)
+    bloom = tr.cross_paper_bloom(adult.codes, adult.sizes, secret=sex, reported=rel)
     assert (bloom.cpl_secret <= bloom.bound_eps + 1e-9).all() and (bloom.ldp_level <= 1.0 + 1e-9).all()
 
 
@@ -132,7 +132,7 @@ def test_conditionals_from_frame_matches_tables():
     frame = ds.celeba_synth(2000, rng=1)
     cols = ["Male", "Smiling", "No_Beard"]
     C = cal.conditionals_from_frame(frame, cols)
-    enc = ds.encode(frame, cols)
+    enc = CodedTable.from_frame(frame, cols)
     ref = cal.conditionals_from_tables(tc.pair_tables(enc.codes, enc.sizes), 3)
     assert C[0][0] is None and all(np.allclose(C[i][j], ref[i][j]) for i in range(3) for j in range(3) if i != j)
 
@@ -148,14 +148,14 @@ def test_paper_values_carry_their_provenance():
 
 def test_nmse_standard_error_predicts_the_spread_of_runs():
     """The delta-method s.e. of NMSE-CPL (from cpl_se_matrix) matches the run-to-run sd of the estimate."""
-    e = ds.encode(ds.cvd_synth(5000, rng=1))
+    e = CodedTable.from_frame(ds.cvd_synth(5000, rng=1))
     tabs = tc.pair_tables(e.codes, e.sizes)
-    ref = ex.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=(), r=10, rng=0, min_count=50, references=("alg2",))["alg2"]
-    runs = [ex.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=("OUE",), r=10, rng=s, min_count=50,
+    ref = tr.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=(), r=10, rng=0, min_count=50, references=("alg2",))["alg2"]
+    runs = [tr.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=("OUE",), r=10, rng=s, min_count=50,
                             references=())["stat:OUE"] for s in range(30)]
-    se = ex.cpl_se_matrix(tabs, len(e.names), at.channel_factory("OUE", 1.0), 10, min_count=50)
-    predicted = np.mean([ex.nmse_standard_error(L, ref, se) for L in runs])
+    se = tr.cpl_se_matrix(tabs, len(e.names), at.channel_factory("OUE", 1.0), 10, min_count=50)
+    predicted = np.mean([tr.nmse_standard_error(L, ref, se) for L in runs])
     sd = np.std([st.nmse_cpl(L, ref) for L in runs], ddof=1)
     assert 0.6 < sd / predicted < 1.6          # 30 runs: the sample sd is known to about ±13 % (1 s.e.)
     with pytest.raises(ValueError):
-        ex.nmse_standard_error(runs[0], np.zeros_like(ref), se)
+        tr.nmse_standard_error(runs[0], np.zeros_like(ref), se)

@@ -11,7 +11,7 @@ from ldp.sweep import sweep
 from ldp.lopub import METHODS, CodedTable
 from ldp.lopub.datasets import tpce_standin
 from ldp.lopub.evaluation import forest_predict, one_hot
-from ldp.lopub.experiments import (estimator_trial, nonprivate_trial, per_report_speedup, product_of_marginals,
+from ldp.lopub.trials import (estimator_trial, nonprivate_trial, per_report_speedup, product_of_marginals,
                                    random_combinations, release_trial, sample_rows)
 from ldp.lopub.joint import estimate_joint, estimate_joints
 from ldp.lopub.figures import method_style, plot_by_method
