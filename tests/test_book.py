@@ -11,7 +11,6 @@ fail, the message lists every page and what is wrong there.
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import re
 import shutil
