@@ -19,7 +19,7 @@ JB_BUILD := $(BIN)/jupyter-book build . -W -n --keep-going
 # kernels see the profile; progress bars stay in a reader's own runs, not in the built pages
 BOOK_ENV := LDP_PROFILE=$(PROFILE) LDP_PROGRESS=0
 
-.PHONY: help install install-test data data-if-possible mathjax book book-nosolutions lab test bench clean
+.PHONY: help install install-test data data-if-possible mathjax book book-nosolutions lab lint test bench clean
 
 help:
 	@echo "make book   build the HTML book (book profile) into _build/html"
@@ -89,7 +89,12 @@ lab: $(VENV)/.book-installed
 	JUPYTERLAB_SETTINGS_DIR=$(CURDIR)/.jupyter/lab/user-settings $(BIN)/jupyter lab --notebook-dir=$(CURDIR) \
 		$(if $(filter 0,$(shell id -u)),--allow-root) notebooks/00-frequency-oracles.md
 
-test: $(VENV)/.test-installed $(MATHJAX) data-if-possible
+# lint and format check (ruff, pinned in requirements-test.txt) before the tests
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check ldp tests benchmarks
+	$(BIN)/ruff format --check ldp tests benchmarks
+
+test: $(VENV)/.test-installed $(MATHJAX) data-if-possible lint
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -ra tests
 
 $(BENCH_VENV)/.installed: benchmarks/requirements.txt pyproject.toml

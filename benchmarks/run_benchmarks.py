@@ -26,6 +26,7 @@ A peer that is not installed is skipped with a message.  Results go to
 
 Usage: ``python benchmarks/run_benchmarks.py [--quick] [--out DIR]``.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,8 +43,9 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -55,7 +57,7 @@ D = 1000
 EPS = 1.0
 IBU_ITERATIONS = 10_000
 TARGETS = {"GRR": 50.0, "OUE": 20.0, "OLH": 10.0, "IBU": 100.0}
-FLOOR_TARGET = 1.2   # ldp within 1.2x of the bare cost of its random draws (GRR and OUE)
+FLOOR_TARGET = 1.2  # ldp within 1.2x of the bare cost of its random draws (GRR and OUE)
 COUNT_TARGET_S = 0.050
 #: multi-freq-ldpy keeps n float64 reports of d entries; refuse the full-n run without this much free memory
 FULL_N_MEMORY_MARGIN = 1.5
@@ -73,7 +75,7 @@ def interleaved(contenders: dict[str, Callable[[], Any]], rounds: int) -> dict[s
     names = list(contenders)
     times: dict[str, list[float]] = {k: [] for k in names}
     for r in range(rounds):
-        for k in names[r % len(names):] + names[:r % len(names)]:
+        for k in names[r % len(names) :] + names[: r % len(names)]:
             times[k].append(once(contenders[k]))
     return times
 
@@ -92,19 +94,24 @@ def population(n: int, seed: int) -> np.ndarray:
 def load_peers() -> dict[str, Any]:
     """Import the peer libraries that are installed; print why any is skipped."""
     peers: dict[str, Any] = {}
-    for label, module in (("pure-ldp", "pure_ldp.frequency_oracles"),
-                          ("multi-freq-ldpy", "multi_freq_ldpy.pure_frequency_oracles")):
+    for label, module in (
+        ("pure-ldp", "pure_ldp.frequency_oracles"),
+        ("multi-freq-ldpy", "multi_freq_ldpy.pure_frequency_oracles"),
+    ):
         try:
             peers[label] = importlib.import_module(module)
         except Exception as exc:  # ImportError, or a missing undeclared dependency of the peer
-            print(f"[skip] {label}: cannot import {module} ({type(exc).__name__}: {exc}). "
-                  "Install the bench environment: pip install -r benchmarks/requirements.txt")
+            print(
+                f"[skip] {label}: cannot import {module} ({type(exc).__name__}: {exc}). "
+                "Install the bench environment: pip install -r benchmarks/requirements.txt"
+            )
     return peers
 
 
 def version(dist: str) -> str:
     try:
         from importlib.metadata import version as v
+
         return v(dist)
     except Exception:
         return "not installed"
@@ -132,15 +139,18 @@ def load_average() -> str:
 # ---------------------------------------------------------------------------- ldp, per user
 def ldp_task(kind: str) -> Callable[[np.ndarray, int], np.ndarray]:
     if kind == "GRR":
+
         def run(x: np.ndarray, seed: int) -> np.ndarray:
             o = GRR(EPS, D)
             return o.estimate(o.perturb(x, seed))
     elif kind == "OUE":
+
         def run(x: np.ndarray, seed: int) -> np.ndarray:
             # per-user reports, generated chunk by chunk and counted at once (no n x d matrix is held)
             o = OUE(EPS, D)
             return o.estimate_counts(o.perturb_and_count(x, seed), x.size)
     elif kind == "OLH":
+
         def run(x: np.ndarray, seed: int) -> np.ndarray:
             o = OLH(EPS, D)
             return o.estimate(o.perturb(x, seed))
@@ -151,8 +161,10 @@ def ldp_task(kind: str) -> Callable[[np.ndarray, int], np.ndarray]:
 
 FLOOR_TEXT = {
     "GRR": "one uniform per user, one integer per moved user, one bincount of n codes",
-    "OUE": ("n·d Bernoulli bits as 16-bit uniforms against a threshold (q rounded to 16 bits, i.e. without "
-            "ldp's exact tie resolution), one uniform per user, one column count per chunk"),
+    "OUE": (
+        "n·d Bernoulli bits as 16-bit uniforms against a threshold (q rounded to 16 bits, i.e. without "
+        "ldp's exact tie resolution), one uniform per user, one column count per chunk"
+    ),
 }
 
 
@@ -167,6 +179,7 @@ def floor_task(kind: str) -> Callable[[np.ndarray, int], Any] | None:
             moved = int(np.count_nonzero(gen.random(x.size) >= keep))
             gen.integers(0, D, size=moved, dtype=np.int32)
             return np.bincount(x, minlength=D)
+
         return run
     if kind == "OUE":
         o = OUE(EPS, D)
@@ -184,6 +197,7 @@ def floor_task(kind: str) -> Callable[[np.ndarray, int], Any] | None:
                 np.add.reduce(bits.view(np.uint8), axis=0, dtype=np.uint16, out=part)
                 counts += part
             return counts
+
         return run
     return None
 
@@ -192,38 +206,51 @@ def floor_task(kind: str) -> Callable[[np.ndarray, int], Any] | None:
 def peer_task(peer: str, kind: str, mod: Any) -> Callable[[np.ndarray], Any]:
     """One Python call per user, as each library is meant to be used (0-based items)."""
     if peer == "pure-ldp":
-        ident = (lambda v: v)
+        ident = lambda v: v
         if kind == "GRR":
             make = lambda: (mod.DEClient(EPS, D, index_mapper=ident), mod.DEServer(EPS, D, index_mapper=ident))
         elif kind == "OUE":
-            make = lambda: (mod.UEClient(EPS, D, use_oue=True, index_mapper=ident),
-                            mod.UEServer(EPS, D, use_oue=True, index_mapper=ident))
+            make = lambda: (
+                mod.UEClient(EPS, D, use_oue=True, index_mapper=ident),
+                mod.UEServer(EPS, D, use_oue=True, index_mapper=ident),
+            )
         else:
-            make = lambda: (mod.LHClient(EPS, D, use_olh=True, index_mapper=ident),
-                            mod.LHServer(EPS, D, use_olh=True, index_mapper=ident))
+            make = lambda: (
+                mod.LHClient(EPS, D, use_olh=True, index_mapper=ident),
+                mod.LHServer(EPS, D, use_olh=True, index_mapper=ident),
+            )
 
         def run(x: np.ndarray) -> Any:
             client, server = make()
             for v in x.tolist():
                 server.aggregate(client.privatise(v))
             return server.estimate_all(range(D), suppress_warnings=True)
+
         return run
 
-    from multi_freq_ldpy.pure_frequency_oracles import GRR as mGRR, LH as mLH, UE as mUE
+    from multi_freq_ldpy.pure_frequency_oracles import GRR as mGRR
+    from multi_freq_ldpy.pure_frequency_oracles import LH as mLH
+    from multi_freq_ldpy.pure_frequency_oracles import UE as mUE
+
     if kind == "GRR":
+
         def run(x: np.ndarray) -> Any:
             return mGRR.GRR_Aggregator_MI([mGRR.GRR_Client(v, D, EPS) for v in x.tolist()], D, EPS)
     elif kind == "OUE":
+
         def run(x: np.ndarray) -> Any:
             return mUE.UE_Aggregator_MI([mUE.UE_Client(v, D, EPS, True) for v in x.tolist()], EPS, True)
     else:
+
         def run(x: np.ndarray) -> Any:
             return mLH.LH_Aggregator_MI([mLH.LH_Client(v, D, EPS, True) for v in x.tolist()], D, EPS, True)
+
     return run
 
 
-def per_user_rows(peers: dict[str, Any], sizes: list[int], subsample: dict[str, int], rounds: int,
-                  full_n_oue: bool) -> list[dict]:
+def per_user_rows(
+    peers: dict[str, Any], sizes: list[int], subsample: dict[str, int], rounds: int, full_n_oue: bool
+) -> list[dict]:
     rows = []
     for kind in ("GRR", "OUE", "OLH"):
         runners = {}
@@ -231,7 +258,7 @@ def per_user_rows(peers: dict[str, Any], sizes: list[int], subsample: dict[str, 
             run = peer_task(label, kind, mod)
             try:
                 run(population(20, 99))  # warm-up: numba compilation, imports
-            except Exception as exc:   # e.g. xxhash >= 4 refuses str input in LH
+            except Exception as exc:  # e.g. xxhash >= 4 refuses str input in LH
                 print(f"[skip] {label} {kind}: {type(exc).__name__}: {exc}")
                 continue
             runners[label] = run
@@ -247,15 +274,17 @@ def per_user_rows(peers: dict[str, Any], sizes: list[int], subsample: dict[str, 
                 contenders["floor"] = lambda: floor(x, 3)
             if not full:
                 for label, run in runners.items():
-                    contenders[label] = (lambda run=run: run(xs))
+                    contenders[label] = lambda run=run: run(xs)
             times = interleaved(contenders, rounds)
             how = {}
             for label in runners:
                 if full:
                     need = n * D * 8 * FULL_N_MEMORY_MARGIN if label == "multi-freq-ldpy" else 0
                     if available_memory() < need:
-                        print(f"[skip] {label} OUE at n={n:.0e}: needs about {need / 2**30:.0f} GiB free, "
-                              f"{available_memory() / 2**30:.1f} GiB available")
+                        print(
+                            f"[skip] {label} OUE at n={n:.0e}: needs about {need / 2**30:.0f} GiB free, "
+                            f"{available_memory() / 2**30:.1f} GiB available"
+                        )
                         continue
                     xf = population(n, 1)
                     print(f"  timing {label} OUE once at full n = {n:,} ...", flush=True)
@@ -280,17 +309,23 @@ def per_user_rows(peers: dict[str, Any], sizes: list[int], subsample: dict[str, 
             peer_min = [row[f"{p}_min_s"] for p in runners if not math.isnan(row[f"{p}_min_s"])]
             row["speedup"] = min(peer_med) / row["ldp_median_s"] if peer_med else math.nan
             row["speedup_min"] = min(peer_min) / row["ldp_min_s"] if peer_min else math.nan
-            row["target"] = f">= {TARGETS[kind]:g}× peer" + (f"; <= {FLOOR_TARGET:g}× floor" if "floor" in times else "")
+            row["target"] = f">= {TARGETS[kind]:g}× peer" + (
+                f"; <= {FLOOR_TARGET:g}× floor" if "floor" in times else ""
+            )
             met = [bool(row["speedup"] >= TARGETS[kind])] if peer_med else []
             if "floor" in times:
                 met.append(bool(row["ldp_over_floor"] <= FLOOR_TARGET))
             row["met"] = all(met) if met else None
-            row["how"] = (f"ldp (and floor) interleaved with the peers, {rounds} rounds"
-                          + (f"; ldp {len(times['ldp'])} runs" if full else ""))
+            row["how"] = f"ldp (and floor) interleaved with the peers, {rounds} rounds" + (
+                f"; ldp {len(times['ldp'])} runs" if full else ""
+            )
             rows.append(row)
             extra = f", {row['ldp_over_floor']:.2f}× its floor" if "floor" in times else ""
-            print(f"  ldp {kind} n={n:.0e}: median {row['ldp_median_s']:.3f} s; "
-                  f"{row['speedup']:.0f}× the faster peer{extra}", flush=True)
+            print(
+                f"  ldp {kind} n={n:.0e}: median {row['ldp_median_s']:.3f} s; "
+                f"{row['speedup']:.0f}× the faster peer{extra}",
+                flush=True,
+            )
     return rows
 
 
@@ -299,21 +334,36 @@ def count_rows(n: int, rounds: int) -> list[dict]:
     gen = np.random.default_rng(4)
     w = 1.0 / np.arange(1, D + 1) ** 1.1
     counts = gen.multinomial(n, w / w.sum())
-    oracles = {"GRR": GRR(EPS, D), "OUE": OUE(EPS, D), f"SS (omega={SubsetSelection(EPS, D).subset_size})":
-               SubsetSelection(EPS, D), "HR": HadamardResponse(EPS, D),
-               "Bloom RAPPOR (m=2048, h=4)": BloomRAPPOR(EPS, d=D, m=2048, h=4)}
+    oracles = {
+        "GRR": GRR(EPS, D),
+        "OUE": OUE(EPS, D),
+        f"SS (omega={SubsetSelection(EPS, D).subset_size})": SubsetSelection(EPS, D),
+        "HR": HadamardResponse(EPS, D),
+        "Bloom RAPPOR (m=2048, h=4)": BloomRAPPOR(EPS, d=D, m=2048, h=4),
+    }
     rows = []
     for name, o in oracles.items():
+
         def run(o=o) -> np.ndarray:
             return o.estimate_counts(o.simulate_counts(counts, gen), n)
+
         run()  # warm-up: caches the HR slot matrix and the Bloom pseudo-inverse
         ts = interleaved({"ldp": run}, rounds)["ldp"]
         mn, md = summary(ts)
         is_ss = name.startswith("SS")
-        rows.append({"group": "count-level", "task": f"{name} simulate_counts+estimate", "oracle": name,
-                     "n": n, "ldp_min_s": mn, "ldp_median_s": md, "how": f"{rounds} runs",
-                     "target": "(new sampler; no target)" if is_ss else "< 0.050 s",
-                     "met": None if is_ss else bool(md < COUNT_TARGET_S)})
+        rows.append(
+            {
+                "group": "count-level",
+                "task": f"{name} simulate_counts+estimate",
+                "oracle": name,
+                "n": n,
+                "ldp_min_s": mn,
+                "ldp_median_s": md,
+                "how": f"{rounds} runs",
+                "target": "(new sampler; no target)" if is_ss else "< 0.050 s",
+                "met": None if is_ss else bool(md < COUNT_TARGET_S),
+            }
+        )
         print(f"  {name:28s} n={n:.0e}: median {md * 1e3:7.1f} ms", flush=True)
     return rows
 
@@ -342,6 +392,7 @@ def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, rounds: i
     gap = math.nan
     if "multi-freq-ldpy" in peers:
         from multi_freq_ldpy.estimators.Histogram_estimator import IBU
+
         A = P.T.copy()  # their A[i, j] = P(report i | value j) (symmetric for GRR)
         freq = counts / counts.sum()
         IBU(D, A, freq, 2, 0.0, "max_abs")  # numba compilation, not timed
@@ -350,8 +401,10 @@ def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, rounds: i
         theirs = IBU(D, A, freq, peer_iters, 0.0, "max_abs")
         ours = ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=peer_iters, tol=0.0)
         dense = ldp_estimate.ibu(P, counts, max_iter=peer_iters, tol=0.0)
-        print(f"  same EM: after {peer_iters} iterations ibu_grr and ibu differ from the peer by "
-              f"{np.abs(theirs - ours).max():.1e} and {np.abs(theirs - dense).max():.1e} (max abs)")
+        print(
+            f"  same EM: after {peer_iters} iterations ibu_grr and ibu differ from the peer by "
+            f"{np.abs(theirs - ours).max():.1e} and {np.abs(theirs - dense).max():.1e} (max abs)"
+        )
         ref = ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=IBU_ITERATIONS, tol=0.0)
         gap = float(np.abs(ref - ldp_estimate.grr_mle(counts, o.p, o.q)).max())
     else:
@@ -367,15 +420,32 @@ def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, rounds: i
     rows: list[dict] = []
     for key, name, target in entries:
         mn, md = summary(per_iter[key], IBU_ITERATIONS) if key in per_iter else summary(times[key])
-        row = {"group": "IBU", "task": f"IBU, GRR channel d={D}: {name}", "oracle": "IBU", "n": n,
-               "ldp_min_s": mn, "ldp_median_s": md, "pure-ldp_min_s": math.nan, "pure-ldp_median_s": math.nan,
-               "multi-freq-ldpy_min_s": peer[0], "multi-freq-ldpy_median_s": peer[1],
-               "multi-freq-ldpy_how": f"{rounds} runs of {peer_iters} iterations, × {IBU_ITERATIONS}/{peer_iters}",
-               "peer_gap_to_fixed_point": gap, "speedup": peer[1] / md, "speedup_min": peer[0] / mn,
-               "target": target,
-               "how": (f"interleaved, {rounds} rounds; " + (f"{iters[key]} iterations per run, × "
-                       f"{IBU_ITERATIONS}/{iters[key]}" if iters.get(key) else "one call per run")),
-               "met": (None if math.isnan(peer[1]) or key != "ibu_grr" else bool(peer[1] / md >= 100))}
+        row = {
+            "group": "IBU",
+            "task": f"IBU, GRR channel d={D}: {name}",
+            "oracle": "IBU",
+            "n": n,
+            "ldp_min_s": mn,
+            "ldp_median_s": md,
+            "pure-ldp_min_s": math.nan,
+            "pure-ldp_median_s": math.nan,
+            "multi-freq-ldpy_min_s": peer[0],
+            "multi-freq-ldpy_median_s": peer[1],
+            "multi-freq-ldpy_how": f"{rounds} runs of {peer_iters} iterations, × {IBU_ITERATIONS}/{peer_iters}",
+            "peer_gap_to_fixed_point": gap,
+            "speedup": peer[1] / md,
+            "speedup_min": peer[0] / mn,
+            "target": target,
+            "how": (
+                f"interleaved, {rounds} rounds; "
+                + (
+                    f"{iters[key]} iterations per run, × {IBU_ITERATIONS}/{iters[key]}"
+                    if iters.get(key)
+                    else "one call per run"
+                )
+            ),
+            "met": (None if math.isnan(peer[1]) or key != "ibu_grr" else bool(peer[1] / md >= 100)),
+        }
         rows.append(row)
         print(f"  {key}: median {md:.4f} s per 10^4 iterations; {row['speedup']:.0f}× the peer", flush=True)
     return rows
@@ -405,9 +475,11 @@ def _pair(r: dict, key: str) -> str:
 
 def markdown(df: pd.DataFrame) -> str:
     """The result table: medians, with minima in brackets; how each cell was measured in the last column."""
-    lines = ["| task | n | ldp | floor | ldp ÷ floor | pure-ldp | multi-freq-ldpy | speed-up vs faster peer "
-             "| target | met | how measured |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| task | n | ldp | floor | ldp ÷ floor | pure-ldp | multi-freq-ldpy | speed-up vs faster peer "
+        "| target | met | how measured |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in df.to_dict("records"):
         fl = r.get("ldp_over_floor", math.nan)
         fl_s = "-" if _isnan(fl) else f"{fl:.2f}× ({r['ldp_over_floor_min']:.2f}×)"
@@ -421,27 +493,40 @@ def markdown(df: pd.DataFrame) -> str:
                 how.append(f"{label}: {h}")
         if isinstance(r.get("floor_how"), str):
             how.append(f"floor: {r['floor_how']}")
-        lines.append(f"| {r['task']} | {int(r['n']):.0e} | {_pair(r, 'ldp')} | {_pair(r, 'floor')} | {fl_s} "
-                     f"| {_pair(r, 'pure-ldp')} | {_pair(r, 'multi-freq-ldpy')} | {sp_s} | {r['target']} | {met} "
-                     f"| {'; '.join(how)} |")
+        lines.append(
+            f"| {r['task']} | {int(r['n']):.0e} | {_pair(r, 'ldp')} | {_pair(r, 'floor')} | {fl_s} "
+            f"| {_pair(r, 'pure-ldp')} | {_pair(r, 'multi-freq-ldpy')} | {sp_s} | {r['target']} | {met} "
+            f"| {'; '.join(how)} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="n = 1e5 only, smaller peer subsamples, fewer rounds")
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results",
-                    help="directory for latest.csv and latest.md")
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).resolve().parent / "results",
+        help="directory for latest.csv and latest.md",
+    )
     args = ap.parse_args(argv)
 
     load_start = load_average()
-    print(f"python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs, "
-          f"pure-ldp {version('pure-ldp')}, multi-freq-ldpy {version('multi-freq-ldpy')}, "
-          f"xxhash {version('xxhash')}; load average {load_start}")
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs, "
+        f"pure-ldp {version('pure-ldp')}, multi-freq-ldpy {version('multi-freq-ldpy')}, "
+        f"xxhash {version('xxhash')}; load average {load_start}"
+    )
     peers = load_peers()
     if args.quick:
-        sizes, subsample, peer_iters, dense_iters, rounds = [100_000], {"GRR": 5_000, "OUE": 1_000, "OLH": 100}, \
-            100, 200, 3
+        sizes, subsample, peer_iters, dense_iters, rounds = (
+            [100_000],
+            {"GRR": 5_000, "OUE": 1_000, "OLH": 100},
+            100,
+            200,
+            3,
+        )
     else:
         sizes, subsample = [100_000, 1_000_000], {"GRR": 50_000, "OUE": 10_000, "OLH": 2_000}
         peer_iters, dense_iters, rounds = 500, 1_000, 5
@@ -458,17 +543,23 @@ def main(argv: list[str] | None = None) -> int:
     df.to_csv(args.out / "latest.csv", index=False)
     table = markdown(df)
     load_end = load_average()
-    note = ("Cells are medians over interleaved rounds, minima in brackets; speed-ups and ldp ÷ floor are "
-            "ratios of medians (of minima in brackets); 'met' uses the medians.")
+    note = (
+        "Cells are medians over interleaved rounds, minima in brackets; speed-ups and ldp ÷ floor are "
+        "ratios of medians (of minima in brackets); 'met' uses the medians."
+    )
     gaps = df.get("peer_gap_to_fixed_point")
     if gaps is not None and gaps.notna().any():
-        note += (f" After 10^4 iterations IBU is still {gaps.dropna().iloc[0]:.3f} (max abs) from the fixed "
-                 "point that grr_mle returns.")
-    header = (f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {os.cpu_count()} CPUs (load average 1/5/15 min: "
-              f"{load_start} at the start, {load_end} at the end): python {platform.python_version()}, "
-              f"numpy {np.__version__}, pure-ldp {version('pure-ldp')}, multi-freq-ldpy "
-              f"{version('multi-freq-ldpy')}, xxhash {version('xxhash')}; OPENBLAS_NUM_THREADS="
-              f"{os.environ.get('OPENBLAS_NUM_THREADS')}; d = {D}, eps = {EPS:g}{' (--quick)' if args.quick else ''}.")
+        note += (
+            f" After 10^4 iterations IBU is still {gaps.dropna().iloc[0]:.3f} (max abs) from the fixed "
+            "point that grr_mle returns."
+        )
+    header = (
+        f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {os.cpu_count()} CPUs (load average 1/5/15 min: "
+        f"{load_start} at the start, {load_end} at the end): python {platform.python_version()}, "
+        f"numpy {np.__version__}, pure-ldp {version('pure-ldp')}, multi-freq-ldpy "
+        f"{version('multi-freq-ldpy')}, xxhash {version('xxhash')}; OPENBLAS_NUM_THREADS="
+        f"{os.environ.get('OPENBLAS_NUM_THREADS')}; d = {D}, eps = {EPS:g}{' (--quick)' if args.quick else ''}."
+    )
     (args.out / "latest.md").write_text(header + "\n\n" + table + "\n\n" + note + "\n")
     print("\n" + header + "\n\n" + table + "\n\n" + note)
     print(f"\nwrote {args.out / 'latest.csv'} and {args.out / 'latest.md'}")

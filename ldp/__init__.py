@@ -32,4 +32,5 @@ Every chapter names a module by its role, the same way in all five:
     ``authors``         models of the authors' public code, where the book compares with it (LoPub, multi-class)
     ``errata``          the paper's formulas as printed, to demonstrate its errata (ULDP)
 """
+
 __version__ = "0.1.0"

@@ -4,6 +4,7 @@ Every public function validates its inputs *before* doing any work and raises
 ``ValueError`` or ``TypeError`` whose message names the parameter, the value
 received and the valid range.  Nothing is silently clipped or wrapped.
 """
+
 from __future__ import annotations
 
 import math
@@ -89,9 +90,10 @@ def check_codes(x: Any, d: int, name: str = "x", *, allow_empty: bool = False) -
 def _integer_valued(values: Any, name: str) -> np.ndarray:
     """``values`` as an array of integers, or of floats that are finite whole numbers (TypeError otherwise)."""
     arr = np.asarray(values)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer)
-                                   or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr))
-                                       and np.all(arr == np.round(arr)))):
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.integer)
+        or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))
+    ):
         raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
     return arr
 
@@ -142,21 +144,23 @@ def check_mechanism_epsilon(epsilon: Any, name: str = "epsilon") -> float:
     """
     value = check_epsilon(epsilon, name)
     if not MIN_EPSILON <= value <= MAX_EPSILON:
-        raise ValueError(f"{name}={epsilon!r} is outside the range [{MIN_EPSILON:g}, {MAX_EPSILON:g}] in which the "
-                         "mechanism's probabilities are resolved in double precision (p - q would "
-                         f"{'underflow' if value < MIN_EPSILON else 'overflow or round to 0 or 1'})")
+        raise ValueError(
+            f"{name}={epsilon!r} is outside the range [{MIN_EPSILON:g}, {MAX_EPSILON:g}] in which the "
+            "mechanism's probabilities are resolved in double precision (p - q would "
+            f"{'underflow' if value < MIN_EPSILON else 'overflow or round to 0 or 1'})"
+        )
     return value
 
 
-def check_support_counts(support: Any, length: int, n: int | None = None, name: str = "counts", *,
-                         counts: bool = True) -> np.ndarray:
+def check_support_counts(
+    support: Any, length: int, n: int | None = None, name: str = "counts", *, counts: bool = True
+) -> np.ndarray:
     """Support counts as floats: shape ``(length,)``, finite; if ``counts``, in ``[0, n]`` (``n`` users).
 
     A report supports a value at most once, so no support count can exceed the number of users.
     """
     arr = np.asarray(support)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
         raise TypeError(f"{name} must be a numeric vector, got dtype {arr.dtype}")
     arr = arr.astype(float)
     if arr.shape != (length,):
@@ -166,16 +170,16 @@ def check_support_counts(support: Any, length: int, n: int | None = None, name: 
     if counts and np.any(arr < 0):
         raise ValueError(f"{name} must be non-negative counts, got minimum {float(arr.min())!r}")
     if counts and n is not None and np.any(arr > n):
-        raise ValueError(f"{name} must be at most n={n} (a report supports a value at most once), "
-                         f"got maximum {float(arr.max())!r}")
+        raise ValueError(
+            f"{name} must be at most n={n} (a report supports a value at most once), got maximum {float(arr.max())!r}"
+        )
     return arr
 
 
 def check_frequency_values(f: Any, name: str = "f") -> np.ndarray:
     """Entries in ``[0, 1]`` (a frequency or an array of them); not required to sum to 1."""
     arr = np.asarray(f)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
         raise TypeError(f"{name} must hold real frequencies in [0, 1], got {f!r}")
     arr = arr.astype(float)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
@@ -201,9 +205,10 @@ def check_observed(observed: Any, m: int, kind: str, name: str) -> np.ndarray:
     """Observed outputs of a channel with ``m`` outputs, as counts: ``kind`` is ``"counts"`` or ``"samples"``."""
     if kind == "counts":
         arr = np.asarray(observed)
-        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer)
-                                       or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr))
-                                           and np.all(arr == np.round(arr)))):
+        if arr.dtype == object or not (
+            np.issubdtype(arr.dtype, np.integer)
+            or (np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))
+        ):
             raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
         if arr.ndim != 1 or arr.size != m:
             raise ValueError(f"{name} must be a 1-D vector of length {m}, got shape {arr.shape}")
@@ -225,8 +230,7 @@ def check_observed(observed: Any, m: int, kind: str, name: str) -> np.ndarray:
 def check_real_rows(v: Any, name: str) -> np.ndarray:
     """A non-empty finite real 1-D vector or 2-D array of rows, as float64."""
     arr = np.asarray(v)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
         raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
     arr = arr.astype(float)
     if arr.ndim not in (1, 2) or arr.shape[-1] == 0:
@@ -249,8 +253,7 @@ def check_total(total: Any, name: str = "total") -> float:
 def check_weights(counts: Any, name: str, length: int | None = None) -> np.ndarray:
     """Non-negative finite weights (integer counts or real expected counts) with a positive sum."""
     arr = np.asarray(counts)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
         raise TypeError(f"{name} must be a numeric vector of counts, got dtype {arr.dtype}")
     arr = arr.astype(float)
     if arr.ndim != 1:
@@ -368,12 +371,12 @@ def check_release_channel(P: Any, name: str = "P", atol: float = 1e-9) -> np.nda
     return check_channel(P, atol=atol, name=name)
 
 
-def check_joint_distribution(table: Any, name: str = "joint", *, ndim: int | None = 2,
-                             atol: float = 1e-6) -> np.ndarray:
+def check_joint_distribution(
+    table: Any, name: str = "joint", *, ndim: int | None = 2, atol: float = 1e-6
+) -> np.ndarray:
     """A joint distribution: finite, non-negative entries summing to 1 within ``atol`` (``ndim``-D if given)."""
     arr = np.asarray(table)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
         raise TypeError(f"{name} must be a real array of probabilities, got dtype {arr.dtype}")
     arr = arr.astype(float)
     if ndim is not None and arr.ndim != ndim:
@@ -383,13 +386,15 @@ def check_joint_distribution(table: Any, name: str = "joint", *, ndim: int | Non
     if not np.all(np.isfinite(arr)) or np.any(arr < 0):
         raise ValueError(f"{name} must be finite and non-negative")
     if abs(float(arr.sum()) - 1.0) > atol:
-        raise ValueError(f"{name} must be a probability distribution summing to 1 (within {atol:g}), got sum "
-                         f"{float(arr.sum())!r}")
+        raise ValueError(
+            f"{name} must be a probability distribution summing to 1 (within {atol:g}), got sum {float(arr.sum())!r}"
+        )
     return arr
 
 
-def check_code_matrix(codes: Any, domains: Any, name: str = "codes",
-                      domains_name: str = "domains") -> tuple[np.ndarray, tuple[int, ...]]:
+def check_code_matrix(
+    codes: Any, domains: Any, name: str = "codes", domains_name: str = "domains"
+) -> tuple[np.ndarray, tuple[int, ...]]:
     """An ``(N, d)`` integer code matrix (N >= 1) whose column ``j`` lies in ``{0, ..., domains[j]-1}``."""
     if isinstance(domains, (str, bytes)) or not hasattr(domains, "__len__"):
         raise TypeError(f"{domains_name} must be a sequence of integer domain sizes, got {domains!r}")

@@ -23,6 +23,7 @@ chi-square test of homogeneity between two samples
 (:func:`two_sample_agreement`), e.g. ``simulate_counts`` against per-user
 ``perturb``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -115,9 +116,7 @@ def _check_factors(factors: Any) -> list[np.ndarray]:
     return mats
 
 
-def product_channel_epsilon(
-    factors: Sequence[Any], *, chunk_elements: int = 4_000_000
-) -> float:
+def product_channel_epsilon(factors: Sequence[Any], *, chunk_elements: int = 4_000_000) -> float:
     """Exact ε of a *product* channel without enumerating its outputs.
 
     A product channel reports ``y = (y_1, ..., y_m)`` whose parts are perturbed
@@ -166,7 +165,7 @@ def product_channel_epsilon(
         total = np.zeros((stop - start, d))
         for g in groups:
             num = g[start:stop, None, :, :]  # (r, 1, m, k): input x
-            den = g[None, :, :, :]           # (1, d, m, k): input x'
+            den = g[None, :, :, :]  # (1, d, m, k): input x'
             total += _pair_bit_terms(num, den).sum(axis=-1)
         best = max(best, float(total.max()))
         if best == float("inf"):

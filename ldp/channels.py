@@ -22,6 +22,7 @@ report counts are a sum of independent multinomials, one per input cell, and
 
 because ``W Pᵀ = I``.  These formulas are the test oracles for the closed forms.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -53,8 +54,7 @@ def check_square_channel(P: Any, name: str = "P", atol: float = 1e-9) -> np.ndar
 def check_frequencies(f: Any, K: int, name: str = "f", atol: float = 1e-9) -> np.ndarray:
     """A length-``K`` probability vector (finite, non-negative, sums to 1); any shape with ``K`` entries."""
     arr = np.asarray(f)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.iscomplexobj(arr):
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
         raise TypeError(f"{name} must be a real probability vector, got dtype {arr.dtype}")
     arr = arr.astype(float).ravel()
     if arr.size != K:

@@ -54,6 +54,7 @@ prose and the scoreboard page; :meth:`ClaimsTable.write_json` /
 aggregate all chapters without re-running them.  To glue many plain numbers of a
 page at once, see :func:`ldp.pages.glue_values`.
 """
+
 from __future__ import annotations
 
 import json
@@ -172,8 +173,12 @@ def _nonneg(x: Any, name: str, *, positive: bool = False, array: bool = False) -
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(bad) from None
-    if (arr.ndim and not array) or arr.size == 0 or not np.all(np.isfinite(arr)) \
-            or np.any(arr <= 0 if positive else arr < 0):
+    if (
+        (arr.ndim and not array)
+        or arr.size == 0
+        or not np.all(np.isfinite(arr))
+        or np.any(arr <= 0 if positive else arr < 0)
+    ):
         raise ValueError(bad)
     return float(arr) if arr.ndim == 0 else arr
 
@@ -230,8 +235,7 @@ def agrees_within(paper_precision: float, our_se: Any = 0.0, *, z: float = 3.0, 
     return _tolerance_rule(paper_precision, our_se, z, label, relative=False)
 
 
-def agrees_within_rel(paper_precision: float, our_se: Any = 0.0, *, z: float = 3.0,
-                      label: str = "reading") -> Rule:
+def agrees_within_rel(paper_precision: float, our_se: Any = 0.0, *, z: float = 3.0, label: str = "reading") -> Rule:
     """Agrees when ``|ours - paper| <= paper_precision·|paper| + z * our_se``.
 
     As :func:`agrees_within`, but the paper's precision is a fraction of the
@@ -254,8 +258,12 @@ def within_rel(tol: float) -> Rule:
         p, o = _num(paper, "paper"), _num(ours, "ours")
         return bool(np.all(np.abs(o - p) <= t * np.abs(p)))
 
-    return Rule(f"within {t:.0%} (relative)" if t >= 0.01 else f"within {t:g} (relative)", test,
-                paper_precision=t, relative=True)
+    return Rule(
+        f"within {t:.0%} (relative)" if t >= 0.01 else f"within {t:g} (relative)",
+        test,
+        paper_precision=t,
+        relative=True,
+    )
 
 
 def within_abs(tol: float) -> Rule:
@@ -346,8 +354,9 @@ def _bound_rule(bound: Any, tol: float, upper: bool) -> Rule:
         o = _num(ours, "ours")
         return bool(np.all(o <= b + t) if upper else np.all(o >= b - t))
 
-    return Rule(f"ours {op} {ref}" + (f" {sign} {t:g}" if t > 0 else ""), test,
-                paper_precision=t if bound is None else None)
+    return Rule(
+        f"ours {op} {ref}" + (f" {sign} {t:g}" if t > 0 else ""), test, paper_precision=t if bound is None else None
+    )
 
 
 def at_most(bound: float | None = None, *, tol: float = 0.0) -> Rule:
@@ -445,8 +454,9 @@ def read_off(where: str, precision: float, *, relative: bool = False) -> Source:
     ±0.02; ``read_off("Fig. 5", 0.2, relative=True)`` for a log axis read to ±20 %.
     A tolerance rule on such a value must allow at least this precision.
     """
-    return Source(_where(where), read_off=True, precision=_nonneg(precision, "precision", positive=True),
-                  relative=bool(relative))
+    return Source(
+        _where(where), read_off=True, precision=_nonneg(precision, "precision", positive=True), relative=bool(relative)
+    )
 
 
 def _check_precision(claim: str, rule: Any, source: Source, paper: Any) -> None:
@@ -458,9 +468,11 @@ def _check_precision(claim: str, rule: Any, source: Source, paper: Any) -> None:
     allowed = pp * p if rule.relative else np.full_like(p, pp)
     needed = source.precision * p if source.relative else np.full_like(p, source.precision)
     if np.any(allowed < needed * (1 - 1e-12)):
-        raise ValueError(f"claim {claim!r}: the tolerance for the paper's precision ({rule.description}) is "
-                         f"tighter than the reading precision of {source}; a value read off a figure cannot be "
-                         f"tested more finely than it was read")
+        raise ValueError(
+            f"claim {claim!r}: the tolerance for the paper's precision ({rule.description}) is "
+            f"tighter than the reading precision of {source}; a value read off a figure cannot be "
+            f"tested more finely than it was read"
+        )
 
 
 # ---------------------------------------------------------------------------- the table
@@ -478,8 +490,9 @@ def _jsonable(v: Any) -> Any:
     return str(v)
 
 
-def _judge(claim: str, paper: Any, ours: Any, rule: Callable[[Any, Any], bool], *, why: str, basis: str,
-           source: Source | str) -> tuple[str, str, str, str]:
+def _judge(
+    claim: str, paper: Any, ours: Any, rule: Callable[[Any, Any], bool], *, why: str, basis: str, source: Source | str
+) -> tuple[str, str, str, str]:
     """``(verdict, reason shown, criterion, check)`` of a claim judged by a callable rule (:meth:`ClaimsTable.add`)."""
     if isinstance(source, Source):
         _check_precision(claim, rule, source, paper)
@@ -527,8 +540,16 @@ class ClaimsTable:
         return f"ClaimsTable({self.chapter!r}, {len(self)} claims: {self.totals()})"
 
     def add(
-        self, claim: str, paper: Any, ours: Any, rule: Rule | _NotReproducible | Callable[[Any, Any], bool], *,
-        reason_if_differs: str = "", basis: str = PAPER_DATA, source: Source | str = "", note: str = "",
+        self,
+        claim: str,
+        paper: Any,
+        ours: Any,
+        rule: Rule | _NotReproducible | Callable[[Any, Any], bool],
+        *,
+        reason_if_differs: str = "",
+        basis: str = PAPER_DATA,
+        source: Source | str = "",
+        note: str = "",
     ) -> str:
         """Add one claim; the verdict follows from ``rule(paper, ours)`` and ``basis``.
 
@@ -581,8 +602,20 @@ class ClaimsTable:
             verdict, shown, criterion, check = _judge(claim, paper, ours, rule, why=why, basis=basis, source=source)
         else:
             raise TypeError(f"rule must be callable or not_reproducible(...), got {type(rule).__name__}")
-        self._rows.append(dict(claim=claim.strip(), paper=paper, ours=ours, verdict=verdict, reason=shown,
-                               criterion=str(criterion), check=check, basis=basis, source=str(source), note=note))
+        self._rows.append(
+            dict(
+                claim=claim.strip(),
+                paper=paper,
+                ours=ours,
+                verdict=verdict,
+                reason=shown,
+                criterion=str(criterion),
+                check=check,
+                basis=basis,
+                source=str(source),
+                note=note,
+            )
+        )
         return verdict
 
     # ------------------------------------------------------------------ views
@@ -604,8 +637,7 @@ class ClaimsTable:
         return [r["claim"] for r in self._rows if not r["source"] and r["paper"] is not None]
 
     #: relative widths of the displayed columns (normalised over the columns shown)
-    _SHOW_WIDTHS = {"claim": 34, "paper": 9, "ours": 9, "verdict": 10, "rule": 19, "basis": 8, "source": 11,
-                    "note": 10}
+    _SHOW_WIDTHS = {"claim": 34, "paper": 9, "ours": 9, "verdict": 10, "rule": 19, "basis": 8, "source": 11, "note": 10}
 
     def show(self) -> Any:
         """A styled DataFrame for display, readable at page width.
@@ -617,8 +649,7 @@ class ClaimsTable:
         """
         import html
 
-        colours = {REPRODUCED: "#d8f0d8", DIFFERS: "#f8d8d0", NOT_REPRODUCIBLE: "#e6e6e6",
-                   QUALITATIVE_ONLY: "#f3ecd0"}
+        colours = {REPRODUCED: "#d8f0d8", DIFFERS: "#f8d8d0", NOT_REPRODUCIBLE: "#e6e6e6", QUALITATIVE_ONLY: "#f3ecd0"}
 
         def fmt(v: Any) -> str:
             if v is None:
@@ -645,10 +676,14 @@ class ClaimsTable:
             if any(r[col] for r in self._rows):
                 shown[col] = [html.escape(str(v)) for v in df[col]]
         total = sum(self._SHOW_WIDTHS[c] for c in shown.columns) + 3
-        styles = [{"selector": "", "props": "table-layout: fixed; width: 100%;"},
-                  {"selector": "th.row_heading, th.index_name, th.blank", "props": "width: 3%;"}]
-        styles += [{"selector": f"th.col{i}", "props": f"width: {100 * self._SHOW_WIDTHS[c] / total:.1f}%;"}
-                   for i, c in enumerate(shown.columns)]
+        styles = [
+            {"selector": "", "props": "table-layout: fixed; width: 100%;"},
+            {"selector": "th.row_heading, th.index_name, th.blank", "props": "width: 3%;"},
+        ]
+        styles += [
+            {"selector": f"th.col{i}", "props": f"width: {100 * self._SHOW_WIDTHS[c] / total:.1f}%;"}
+            for i, c in enumerate(shown.columns)
+        ]
         styler = shown.style.format(escape=None)
         styler = styler.map(lambda v: f"background-color: {colours.get(v, '')}", subset=["verdict"])
         styler = styler.set_table_styles(styles).set_table_attributes('class="dataframe ldp-claims"')
@@ -672,8 +707,14 @@ class ClaimsTable:
 
         values: dict[str, Any] = {}
         for i, row in enumerate(self._rows, start=1):
-            values.update({f"claim-{i}-verdict": row["verdict"], f"claim-{i}-check": row["check"],
-                           f"claim-{i}-ours": row["ours"], f"claim-{i}-paper": row["paper"]})
+            values.update(
+                {
+                    f"claim-{i}-verdict": row["verdict"],
+                    f"claim-{i}-check": row["check"],
+                    f"claim-{i}-ours": row["ours"],
+                    f"claim-{i}-paper": row["paper"],
+                }
+            )
         for verdict, count in self.totals().items():
             values[f"claims-total-{verdict.replace(' ', '-')}"] = count
         values["claims-total"] = len(self)
@@ -689,8 +730,10 @@ class ClaimsTable:
         """Write the table (chapter, rows with verdicts) to ``path`` as JSON; returns the path."""
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(json.dumps({"chapter": self.chapter, "claims": self.to_records()}, indent=1,
-                                ensure_ascii=False), encoding="utf-8")
+        p.write_text(
+            json.dumps({"chapter": self.chapter, "claims": self.to_records()}, indent=1, ensure_ascii=False),
+            encoding="utf-8",
+        )
         return p
 
     @classmethod
@@ -711,14 +754,25 @@ class ClaimsTable:
             if verdict == DIFFERS and not row.get("reason"):
                 raise ValueError(f"{path}: claim {i} differs but has no reason")
             basis = row.get("basis") or PAPER_DATA
-            if basis not in BASES or (verdict in (REPRODUCED, DIFFERS)) != (basis == PAPER_DATA) \
-                    and verdict != NOT_REPRODUCIBLE:
-                raise ValueError(f"{path}: claim {i} has verdict {verdict!r} on basis {basis!r}, "
-                                 f"which the policy does not allow")
-            defaults = {"reason": "", "criterion": "", "note": "", "source": "", "basis": PAPER_DATA,
-                        "check": {REPRODUCED: AGREES, DIFFERS: DISAGREES}.get(verdict, "")}
-            table._rows.append({k: row.get(k) if row.get(k) is not None or k not in defaults else defaults[k]
-                                for k in cls.COLUMNS})
+            if (
+                basis not in BASES
+                or (verdict in (REPRODUCED, DIFFERS)) != (basis == PAPER_DATA)
+                and verdict != NOT_REPRODUCIBLE
+            ):
+                raise ValueError(
+                    f"{path}: claim {i} has verdict {verdict!r} on basis {basis!r}, which the policy does not allow"
+                )
+            defaults = {
+                "reason": "",
+                "criterion": "",
+                "note": "",
+                "source": "",
+                "basis": PAPER_DATA,
+                "check": {REPRODUCED: AGREES, DIFFERS: DISAGREES}.get(verdict, ""),
+            }
+            table._rows.append(
+                {k: row.get(k) if row.get(k) is not None or k not in defaults else defaults[k] for k in cls.COLUMNS}
+            )
             table._rows[-1]["basis"] = basis
         return table
 
@@ -733,8 +787,7 @@ def scoreboard(tables: Iterable[ClaimsTable]) -> pd.DataFrame:
     for t in tables:
         if not isinstance(t, ClaimsTable):
             raise TypeError(f"scoreboard needs ClaimsTable objects, got {type(t).__name__}")
-        rows.append({"chapter": t.chapter, **t.totals(), "claims": len(t),
-                     "without source": len(t.missing_sources())})
+        rows.append({"chapter": t.chapter, **t.totals(), "claims": len(t), "without source": len(t.missing_sources())})
     df = pd.DataFrame(rows, columns=["chapter", *VERDICTS, "claims", "without source"]).set_index("chapter")
     df.loc["total"] = df.sum(axis=0)
     return df.astype(int)

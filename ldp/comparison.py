@@ -22,6 +22,7 @@ Rows of every channel are ordered label-major, ``l·d + a`` (the convention of
 Nothing here re-implements a mechanism: each candidate is built from its
 chapter's package (:data:`MECHANISMS`).
 """
+
 from __future__ import annotations
 
 import math
@@ -70,66 +71,91 @@ __all__ = [
 class Approach:
     """What one chapter's approach protects and what it assumes about correlation."""
 
-    key: str                 #: short key, also the chapter's claims key
-    chapter: str             #: notebook number
-    paper: str               #: bibliography key in book/references.bib
-    protects: str            #: the secret the guarantee is about
-    adversary: str           #: what the adversary is assumed to know
-    correlation: str         #: how correlation enters the mechanism
-    budget: str              #: what the nominal ε bounds
-    data_needed: str         #: what the designer must know about the data in advance
-    mechanisms: tuple[str, ...] = field(default=())   #: candidates of :data:`MECHANISMS` from this chapter
+    key: str  #: short key, also the chapter's claims key
+    chapter: str  #: notebook number
+    paper: str  #: bibliography key in book/references.bib
+    protects: str  #: the secret the guarantee is about
+    adversary: str  #: what the adversary is assumed to know
+    correlation: str  #: how correlation enters the mechanism
+    budget: str  #: what the nominal ε bounds
+    data_needed: str  #: what the designer must know about the data in advance
+    mechanisms: tuple[str, ...] = field(default=())  #: candidates of :data:`MECHANISMS` from this chapter
 
 
 APPROACHES: tuple[Approach, ...] = (
     Approach(
-        key="clldp", chapter="01", paper="xue2025labeldp",
+        key="clldp",
+        chapter="01",
+        paper="xue2025labeldp",
         protects="the label of a record, given that its attributes are released too",
         adversary="knows Pr{attribute | label} (the belief ω summarises it)",
         correlation="modelled: ω, the largest conditional mass k cells can name, sets the flip probability",
         budget="ε bounds the label's leakage through the whole (attribute, label) report (CLLDP)",
         data_needed="an upper bound on ω (estimated from a sample of users)",
-        mechanisms=("basic solution", "kHR")),
+        mechanisms=("basic solution", "kHR"),
+    ),
     Approach(
-        key="lopub", chapter="02", paper="ren2018lopub",
+        key="lopub",
+        chapter="02",
+        paper="ren2018lopub",
         protects="every attribute of a record (record-level LDP by composition)",
         adversary="any; correlation is not part of the guarantee",
         correlation="exploited for utility only: the server learns it (EM joints, dependency graph)",
         budget="ε is split over the attributes; each gets a Bloom filter with 2h·ln((2-f)/f)",
         data_needed="nothing (filter length and hash count are public choices)",
-        mechanisms=("LoPub (h=1)", "LoPub (h=2)")),
+        mechanisms=("LoPub (h=1)", "LoPub (h=2)"),
+    ),
     Approach(
-        key="multiclass", chapter="03", paper="mao2025multiclass",
+        key="multiclass",
+        chapter="03",
+        paper="mao2025multiclass",
         protects="the (class, item) pair of a user",
         adversary="any; the pair is protected as a whole",
         correlation="exploited for utility: the item report is invalidated when the class flipped (CP)",
         budget="ε = ε1 + ε2 over the label and the item (sequential composition)",
         data_needed="nothing",
-        mechanisms=("HEC", "PTJ", "PTS", "PTS-CP")),
+        mechanisms=("HEC", "PTJ", "PTS", "PTS-CP"),
+    ),
     Approach(
-        key="cpl", chapter="04", paper="jayawardana2025hidden",
+        key="cpl",
+        chapter="04",
+        paper="jayawardana2025hidden",
         protects="each attribute, counting what the other attributes' reports reveal about it",
         adversary="knows the joint distribution of the attributes",
         correlation="measured: Algorithm 1/2 turn P(X̂ | X_k) into leakage; the budget is calibrated to it",
         budget="ε bounds each attribute's total leakage (its own ε* plus the CPL from the others)",
         data_needed="the pairwise conditional tables (or a public proxy of them)",
-        mechanisms=("GRR ⊗ GRR (ε/2 each)", "GRR ⊗ GRR (CPL-calibrated)")),
+        mechanisms=("GRR ⊗ GRR (ε/2 each)", "GRR ⊗ GRR (CPL-calibrated)"),
+    ),
     Approach(
-        key="uldp", chapter="05", paper="yin2023uldp",
+        key="uldp",
+        chapter="05",
+        paper="yin2023uldp",
         protects="only the sensitive values of each attribute; non-sensitive values may be revealed",
         adversary="any, but only sensitive inputs are indistinguishable",
         correlation="ignored: the two attributes are perturbed jointly on the product domain",
         budget="ε bounds the ratio between sensitive inputs (ULDP), not the pair as a whole",
         data_needed="which values are sensitive",
-        mechanisms=("CPRR", "JuRR")),
+        mechanisms=("CPRR", "JuRR"),
+    ),
 )
 
 
 def approaches_frame() -> pd.DataFrame:
     """The approaches as a table (one row per chapter), for display."""
-    rows = [dict(chapter=a.chapter, approach=a.key, protects=a.protects, adversary=a.adversary,
-                 correlation=a.correlation, budget=a.budget, needs=a.data_needed,
-                 mechanisms=", ".join(a.mechanisms)) for a in APPROACHES]
+    rows = [
+        dict(
+            chapter=a.chapter,
+            approach=a.key,
+            protects=a.protects,
+            adversary=a.adversary,
+            correlation=a.correlation,
+            budget=a.budget,
+            needs=a.data_needed,
+            mechanisms=", ".join(a.mechanisms),
+        )
+        for a in APPROACHES
+    ]
     return pd.DataFrame(rows).set_index("chapter")
 
 
@@ -186,7 +212,7 @@ class PairTask:
         if secret == "label":
             P = np.zeros((c, c * d))
             for l in range(c):
-                P[l, l * d:(l + 1) * d] = J[l]
+                P[l, l * d : (l + 1) * d] = J[l]
         elif secret == "attribute":
             P = np.zeros((d, c * d))
             for a in range(d):
@@ -207,8 +233,9 @@ class PairTask:
 SECRETS = ("label", "attribute", "hidden")
 
 
-def pair_task(frame: pd.DataFrame, label: str = "income", attribute: str = "relationship",
-              hidden: str = "sex") -> PairTask:
+def pair_task(
+    frame: pd.DataFrame, label: str = "income", attribute: str = "relationship", hidden: str = "sex"
+) -> PairTask:
     """Count ``(hidden, label, attribute)`` in ``frame`` (rows with a missing value are dropped).
 
     Parameters
@@ -254,16 +281,19 @@ class Candidate:
 
 def _grr_pair(task: PairTask, eps: float, **_: Any) -> np.ndarray:
     from .oracles import make
+
     return make("GRR", eps, task.c * task.d).channel()
 
 
 def _basic(task: PairTask, eps: float, **_: Any) -> np.ndarray:
     from .clldp import BasicSolution
+
     return BasicSolution(eps, m_attr=task.d, m_label=task.c).channel()
 
 
 def _khr(task: PairTask, eps: float, **_: Any) -> np.ndarray:
     from .clldp import KHR, omega, select_k
+
     cond = task.conditional_attribute_given_label()
     k = select_k(eps, task.c * task.d, cond)
     return KHR(eps, omega(cond, k), k, m_attr=task.d, m_label=task.c).channel()
@@ -272,15 +302,16 @@ def _khr(task: PairTask, eps: float, **_: Any) -> np.ndarray:
 def _lopub(task: PairTask, eps: float, *, lopub_h: int = 1, lopub_m: int = 8, **_: Any) -> np.ndarray:
     from .lopub import LoPubEncoder
     from .oracles.bloom import f_from_epsilon
+
     # record budget eps split evenly over the two attributes (composition; erratum E3 of the errata register)
-    enc = LoPubEncoder([task.c, task.d], f=f_from_epsilon(eps / 2, lopub_h), m=lopub_m, h=lopub_h,
-                       sizing="optimal")
+    enc = LoPubEncoder([task.c, task.d], f=f_from_epsilon(eps / 2, lopub_h), m=lopub_m, h=lopub_h, sizing="optimal")
     T_label, T_attr = (o.channel() for o in enc.oracles)
     return np.kron(T_label, T_attr)
 
 
 def _hec(task: PairTask, eps: float, **_: Any) -> np.ndarray:
     from .multiclass import HEC
+
     fw = HEC(eps, task.c, task.d)
     # the collector assigns each user to one of c groups uniformly; the group is part of the report
     return np.hstack([fw.channel(g) / task.c for g in range(task.c)])
@@ -288,21 +319,25 @@ def _hec(task: PairTask, eps: float, **_: Any) -> np.ndarray:
 
 def _ptj(task: PairTask, eps: float, **_: Any) -> np.ndarray:
     from .multiclass import PTJ
+
     return PTJ(eps, task.c, task.d).channel()
 
 
 def _pts(task: PairTask, eps: float, **_: Any) -> np.ndarray:
     from .multiclass import PTS
+
     return PTS(eps, task.c, task.d).channel()
 
 
 def _pts_cp(task: PairTask, eps: float, **_: Any) -> np.ndarray:
     from .multiclass import CP
+
     return CP(eps, task.c, task.d).channel()
 
 
 def _grr_product(task: PairTask, e_label: float, e_attr: float) -> np.ndarray:
     from .oracles import make
+
     return np.kron(make("GRR", e_label, task.c).channel(), make("GRR", e_attr, task.d).channel())
 
 
@@ -317,6 +352,7 @@ def calibrated_budget(task: PairTask, eps: float) -> float:
     the CPL computed exactly for GRR (Algorithm 1 = :func:`ldp.cpl.cpl_grr`).
     """
     from .cpl.calibration import calibrate_budget
+
     J = task.joint_counts.astype(float)
     a_given_l = J / J.sum(axis=1, keepdims=True)
     l_given_a = (J / J.sum(axis=0, keepdims=True)).T
@@ -330,45 +366,73 @@ def _calibrated(task: PairTask, eps: float, **_: Any) -> np.ndarray:
 
 def _uldp_model(task: PairTask, options: dict[str, Any]):
     from .uldp import ULDPModel2D
+
     default_attr = tuple(range(max(0, task.d - 3), task.d - 1))
-    return ULDPModel2D.from_sizes(task.c, task.d, x_sensitive=options.get("label_sensitive", (task.c - 1,)),
-                                  y_sensitive=options.get("attribute_sensitive", default_attr))
+    return ULDPModel2D.from_sizes(
+        task.c,
+        task.d,
+        x_sensitive=options.get("label_sensitive", (task.c - 1,)),
+        y_sensitive=options.get("attribute_sensitive", default_attr),
+    )
 
 
 def _cprr(task: PairTask, eps: float, **options: Any) -> np.ndarray:
     from .uldp import CPRR
+
     return CPRR(eps, _uldp_model(task, options)).channel()
 
 
 def _jurr(task: PairTask, eps: float, **options: Any) -> np.ndarray:
     from .uldp import JuRR
+
     return JuRR(eps, _uldp_model(task, options)).channel()
 
 
 def _jurr_min(task: PairTask, options: dict[str, Any]) -> float:
     from .uldp import jurr_min_epsilon
+
     m = _uldp_model(task, options)
     return jurr_min_epsilon(len(m.x.sensitive), len(m.y.sensitive))
 
 
-MECHANISMS: dict[str, Candidate] = {m.name: m for m in (
-    Candidate("GRR (pair)", "baseline", _grr_pair, note="GRR on the c·d product domain: ε-LDP for the pair"),
-    Candidate("basic solution", "clldp", _basic, note="the CLLDP paper's Theorem 1: SUE on the product domain, ω = 1"),
-    Candidate("kHR", "clldp", _khr, note="k by Eq. (8) of the CLLDP paper, ω = ω(k) computed from the true Pr{a | l}"),
-    Candidate("LoPub (h=1)", "lopub", lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 1}),
-              note="ε/2 per attribute, one hash: each value owns a bit (symmetric unary encoding)"),
-    Candidate("LoPub (h=2)", "lopub", lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 2}),
-              note="ε/2 per attribute by Eq. (8) of the LoPub paper, two hashes, filter length ⌈h|Ω|/ln 2⌉ capped at 8 bits"),
-    Candidate("HEC", "multiclass", _hec, note="users split into c groups; group in the report"),
-    Candidate("PTJ", "multiclass", _ptj, note="adaptive oracle on the joint domain"),
-    Candidate("PTS", "multiclass", _pts, note="GRR(ε/2) on the label, OUE(ε/2) on the item"),
-    Candidate("PTS-CP", "multiclass", _pts_cp, note="correlated perturbation: item invalid if the label flipped"),
-    Candidate("GRR ⊗ GRR (ε/2 each)", "cpl", _split, note="sequential composition, the CPL chapter's baseline"),
-    Candidate("GRR ⊗ GRR (CPL-calibrated)", "cpl", _calibrated,
-              note="ε* = the largest budget with ε* + CPL <= ε for both attributes"),
-    Candidate("CPRR", "uldp", _cprr, note="uRR on the product domain; sensitive: one label, two attribute values"),
-    Candidate("JuRR", "uldp", _jurr, _jurr_min, note="defined only for ε >= ln(1 + √(|X_S||Y_S|))"),
-)}
+MECHANISMS: dict[str, Candidate] = {
+    m.name: m
+    for m in (
+        Candidate("GRR (pair)", "baseline", _grr_pair, note="GRR on the c·d product domain: ε-LDP for the pair"),
+        Candidate(
+            "basic solution", "clldp", _basic, note="the CLLDP paper's Theorem 1: SUE on the product domain, ω = 1"
+        ),
+        Candidate(
+            "kHR", "clldp", _khr, note="k by Eq. (8) of the CLLDP paper, ω = ω(k) computed from the true Pr{a | l}"
+        ),
+        Candidate(
+            "LoPub (h=1)",
+            "lopub",
+            lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 1}),
+            note="ε/2 per attribute, one hash: each value owns a bit (symmetric unary encoding)",
+        ),
+        Candidate(
+            "LoPub (h=2)",
+            "lopub",
+            lambda task, eps, **o: _lopub(task, eps, **{**o, "lopub_h": 2}),
+            note="ε/2 per attribute by Eq. (8) of the LoPub paper, two hashes, "
+            "filter length ⌈h|Ω|/ln 2⌉ capped at 8 bits",
+        ),
+        Candidate("HEC", "multiclass", _hec, note="users split into c groups; group in the report"),
+        Candidate("PTJ", "multiclass", _ptj, note="adaptive oracle on the joint domain"),
+        Candidate("PTS", "multiclass", _pts, note="GRR(ε/2) on the label, OUE(ε/2) on the item"),
+        Candidate("PTS-CP", "multiclass", _pts_cp, note="correlated perturbation: item invalid if the label flipped"),
+        Candidate("GRR ⊗ GRR (ε/2 each)", "cpl", _split, note="sequential composition, the CPL chapter's baseline"),
+        Candidate(
+            "GRR ⊗ GRR (CPL-calibrated)",
+            "cpl",
+            _calibrated,
+            note="ε* = the largest budget with ε* + CPL <= ε for both attributes",
+        ),
+        Candidate("CPRR", "uldp", _cprr, note="uRR on the product domain; sensitive: one label, two attribute values"),
+        Candidate("JuRR", "uldp", _jurr, _jurr_min, note="defined only for ε >= ln(1 + √(|X_S||Y_S|))"),
+    )
+}
 
 
 _APPROACH_COLOURS = {"baseline": 8, "clldp": 7, "lopub": 3, "multiclass": 2, "cpl": 4, "uldp": 0}  # PALETTE indices
@@ -393,6 +457,7 @@ def style(name: str) -> dict[str, str]:
     readable where the per-method styles of :func:`ldp.plotting.style_for` would repeat colours.
     """
     from .plotting import PALETTE
+
     mech = _mechanism(name)
     siblings = [m.name for m in MECHANISMS.values() if m.approach == mech.approach]
     marker, linestyle = _WITHIN[siblings.index(name) % len(_WITHIN)]
@@ -449,6 +514,7 @@ def leakage_profile(task: PairTask, channel: Any) -> dict[str, float]:
     report rules a secret value out.
     """
     from .cpl import cpl_alg1
+
     T = check_channel(channel, atol=1e-9, name="channel")
     if T.shape[0] != task.c * task.d:
         raise ValueError(f"channel must have c·d = {task.c * task.d} rows, got {T.shape[0]}")
@@ -458,8 +524,9 @@ def leakage_profile(task: PairTask, channel: Any) -> dict[str, float]:
     return out
 
 
-def leakage_table(task: PairTask, epsilons: Sequence[float], names: Sequence[str] | None = None,
-                  **options: Any) -> pd.DataFrame:
+def leakage_table(
+    task: PairTask, epsilons: Sequence[float], names: Sequence[str] | None = None, **options: Any
+) -> pd.DataFrame:
     """Leakage profiles of every mechanism at every ε (undefined points are skipped).
 
     Columns: ``epsilon, mechanism, approach, pair, label, attribute, hidden``.
@@ -471,12 +538,20 @@ def leakage_table(task: PairTask, epsilons: Sequence[float], names: Sequence[str
             if not is_defined(name, task, eps, **options):
                 continue
             T = build_channel(name, task, eps, **options)
-            rows.append(dict(epsilon=float(eps), mechanism=name, approach=MECHANISMS[name].approach,
-                             outputs=T.shape[1], **leakage_profile(task, T)))
+            rows.append(
+                dict(
+                    epsilon=float(eps),
+                    mechanism=name,
+                    approach=MECHANISMS[name].approach,
+                    outputs=T.shape[1],
+                    **leakage_profile(task, T),
+                )
+            )
     return pd.DataFrame(rows)
 
 
 # ---------------------------------------------------------------------------- utility
+
 
 def leakage_value(leak: pd.DataFrame, mechanism: str, secret: str, epsilon: float) -> float:
     """One entry of :func:`leakage_table`: the ``secret`` column (or ``"pair"``) of ``mechanism`` at ``epsilon``."""
@@ -506,8 +581,15 @@ IBU_TOL = 1e-9
 """IBU stops earlier when the L1 change of the estimate falls below this."""
 
 
-def joint_error(task: PairTask, channel: Any, rng: Any = None, *, n: int | None = None,
-                max_iter: int = IBU_MAX_ITER, tol: float = IBU_TOL) -> float:
+def joint_error(
+    task: PairTask,
+    channel: Any,
+    rng: Any = None,
+    *,
+    n: int | None = None,
+    max_iter: int = IBU_MAX_ITER,
+    tol: float = IBU_TOL,
+) -> float:
     """Total-variation error of the IBU joint estimate from one exact draw of the report counts.
 
     ``n`` users are drawn from the task's joint (default: the records themselves,
@@ -535,8 +617,9 @@ def joint_error(task: PairTask, channel: Any, rng: Any = None, *, n: int | None 
     return float(total_variation(est, truth))
 
 
-def utility_trial(mechanism: str, epsilon: float, *, task: PairTask, n: int | None = None,
-                  rng: Any = None, **options: Any) -> dict[str, Any]:
+def utility_trial(
+    mechanism: str, epsilon: float, *, task: PairTask, n: int | None = None, rng: Any = None, **options: Any
+) -> dict[str, Any]:
     """One trial for :func:`ldp.sweep.sweep`: ``{"tv": ..., "defined": ...}``.
 
     Undefined points (JuRR below its minimum ε) return ``tv = nan`` and ``defined = False``.

@@ -53,6 +53,7 @@ It is consistent (each binomial margin is correctly specified) but it is
 differ from it.  When the raw estimate ``(C/n - q)/(p - q)`` is a distribution
 it is the maximiser.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -161,7 +162,7 @@ def norm_sub(estimate: Any, total: float = 1.0) -> np.ndarray:
             out[i] = t / row.size
             continue
         with np.errstate(over="ignore"):
-            s = float(row[pos].sum())       # inf when the positives overflow: then s > t, the projection branch
+            s = float(row[pos].sum())  # inf when the positives overflow: then s > t, the projection branch
         if s > t:
             out[i, pos] = project_simplex(row[pos], t)
         else:
@@ -225,7 +226,7 @@ def log_likelihood(channel: Any, output_counts: Any, pi: Any) -> float:
 def _run_em(step, pi: np.ndarray, max_iter: int, tol: float) -> tuple[np.ndarray, int, bool]:
     converged = False
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count of iterations run is returned)
         new = step(pi)
         change = float(np.abs(new - pi).sum())
         pi = new
@@ -364,8 +365,9 @@ def ibu_grr(
     return pi, IBUInfo(it, conv, ll, "likelihood")
 
 
-def _ibu_grr_loop(pi: np.ndarray, frac: np.ndarray, used: np.ndarray, a: float, q: float, max_iter: int,
-                  tol: float) -> tuple[np.ndarray, int, bool]:
+def _ibu_grr_loop(
+    pi: np.ndarray, frac: np.ndarray, used: np.ndarray, a: float, q: float, max_iter: int, tol: float
+) -> tuple[np.ndarray, int, bool]:
     """The IBU iteration for GRR in ``ψ = a π`` with four O(d) calls per step; convergence tested every 16 steps.
 
     With ``w = frac / (a π + q)`` the update is ``π' = π ∘ (a w + q Σw)``.  Multiplying by ``a``
@@ -384,10 +386,10 @@ def _ibu_grr_loop(pi: np.ndarray, frac: np.ndarray, used: np.ndarray, a: float, 
     d = pi.size
     psi = a * pi
     afrac = a * frac
-    scale = np.full(d, q / a)   # dot(r, scale) = (q/a) Σr in one call
+    scale = np.full(d, q / a)  # dot(r, scale) = (q/a) Σr in one call
     den, r, prev = (np.empty(d) for _ in range(3))
     add, div, mul, dot = np.add, np.divide, np.multiply, np.dot
-    exact_zero = q == 0.0       # identity channel: ψ + q can be 0 where frac is 0 (0/0); use a masked divide
+    exact_zero = q == 0.0  # identity channel: ψ + q can be 0 where frac is 0 (0/0); use a masked divide
     converged, it = False, 0
     while it < max_iter:
         block = min(_IBU_CHECK_EVERY, max_iter - it)
@@ -541,7 +543,7 @@ def ue_composite_mle(
         root = np.sqrt(disc)
         if b > 0:  # stable form of the root in (0, 1)
             theta = 2.0 * a * C / (b + root)
-        else:      # here mu <= -a n < 0, and b - root <= 0
+        else:  # here mu <= -a n < 0, and b - root <= 0
             theta = (b - root) / (2.0 * mu)
         return np.clip((theta - q) / a, 0.0, 1.0)
 
@@ -553,14 +555,19 @@ def ue_composite_mle(
     hi = float(np.max(deriv(q)))  # every π_u = 0 at or above it
     span = max(abs(lo), abs(hi), 1.0)
     lo, hi = lo - 1e-9 * span, hi + 1e-9 * span
-    mu, res = optimize.brentq(lambda m: pi_of(m).sum() - 1.0, lo, hi, xtol=1e-15 * span,
-                              rtol=4 * np.finfo(float).eps, full_output=True)
+    mu, res = optimize.brentq(
+        lambda m: pi_of(m).sum() - 1.0, lo, hi, xtol=1e-15 * span, rtol=4 * np.finfo(float).eps, full_output=True
+    )
     pi = pi_of(mu)
     pi = pi / pi.sum()
     if not return_info:
         return pi
-    return pi, IBUInfo(int(res.function_calls), bool(res.converged),
-                       ue_composite_log_likelihood(C, n, p, q, pi), "composite likelihood")
+    return pi, IBUInfo(
+        int(res.function_calls),
+        bool(res.converged),
+        ue_composite_log_likelihood(C, n, p, q, pi),
+        "composite likelihood",
+    )
 
 
 def grr_mle(counts: Any, p: float, q: float) -> np.ndarray:

@@ -1,4 +1,5 @@
 """Warnings raised by the package (errors are the built-in ``ValueError`` and ``TypeError``)."""
+
 from __future__ import annotations
 
 import warnings
@@ -19,8 +20,12 @@ class ConvergenceWarning(UserWarning):
 def warn_not_converged(converged: bool, method: str, max_iter: int, tol: float) -> None:
     """Emit a :class:`ConvergenceWarning` when ``converged`` is false."""
     if not converged:
-        warnings.warn(f"{method} stopped at max_iter={max_iter} before the change fell below tol={tol:g}; "
-                      "raise max_iter or loosen tol", ConvergenceWarning, stacklevel=3)
+        warnings.warn(
+            f"{method} stopped at max_iter={max_iter} before the change fell below tol={tol:g}; "
+            "raise max_iter or loosen tol",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
 
 
 @contextmanager

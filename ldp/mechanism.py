@@ -47,6 +47,7 @@ are not forced, they are made precise here:
 Everything random takes ``rng`` (a Generator, a seed or None).  Bad input raises
 ``ValueError`` or ``TypeError`` naming the parameter (:mod:`ldp._checks`).
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -118,8 +119,7 @@ class Mechanism(ABC):
 
     def simulate_counts(self, true_counts: Any, rng: Any = None) -> Any:
         """The aggregate drawn exactly from its law given the true counts (only when :attr:`has_count_sampler`)."""
-        raise ValueError(f"{type(self).__name__} has no exact count-level sampler; use sample_support() or "
-                         "perturb()")
+        raise ValueError(f"{type(self).__name__} has no exact count-level sampler; use sample_support() or perturb()")
 
     def population(self, true_counts: Any) -> tuple[np.ndarray, ...]:
         """One user per unit of ``true_counts``, as the positional arguments of :meth:`perturb`."""

@@ -11,6 +11,7 @@ mined top-k list against the true one as Mao et al. define them, and
 Every metric takes the estimate first and the truth second: ``metric(estimate, truth)``
 (``f1_topk(found, truth)``, ``misclassification_rate(y_pred, y_true)``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
@@ -37,8 +38,11 @@ def _pair(estimate: Any, truth: Any, names: tuple[str, str] = ("estimate", "trut
     out = []
     for name, v in zip(names, (estimate, truth)):
         arr = np.asarray(v)
-        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-                or np.iscomplexobj(arr):
+        if (
+            arr.dtype == object
+            or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool)
+            or np.iscomplexobj(arr)
+        ):
             raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
         arr = arr.astype(float)
         if arr.size == 0:

@@ -15,6 +15,7 @@ numbers right-aligned.
 ``myst_nb`` is imported only when :func:`glue_values` is called, so :mod:`ldp`
 does not need the book toolchain.
 """
+
 from __future__ import annotations
 
 import re
@@ -145,13 +146,15 @@ def show_table(df: Any, *, digits: int = 3, index: bool | None = None, caption: 
     format_number(0.0, digits)  # validates digits
     numeric = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
     styler = df.style.format(lambda v: format_number(v, digits), subset=numeric, na_rep="—")
-    styler = styler.format_index(lambda v: format_number(v, digits) if isinstance(v, (int, float, np.number))
-                                 else str(v))
+    styler = styler.format_index(
+        lambda v: format_number(v, digits) if isinstance(v, (int, float, np.number)) else str(v)
+    )
     if numeric:
         styler = styler.set_properties(subset=numeric, **{"text-align": "right", "white-space": "nowrap"})
         styler = styler.set_table_styles(
             [{"selector": f"th.col{list(df.columns).index(c)}", "props": "text-align: right;"} for c in numeric],
-            overwrite=False)
+            overwrite=False,
+        )
     if index is None:
         index = not _default_index(df.index)
     if not index:

@@ -16,6 +16,7 @@ markers with error bars for the simulation).
 Colours start from the Okabe–Ito palette, which stays distinguishable for the
 common forms of colour blindness.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -201,8 +202,10 @@ def style_for(method_name: str, figure: Any = None) -> dict[str, str]:
     if (style["color"], style["marker"]) in used_pairs:
         style["marker"] = next((m for m in _MARKERS if (style["color"], m) not in used_pairs), style["marker"])
         if (style["color"], style["marker"]) in used_pairs:  # every colour-marker pair taken (>144 methods)
-            raise ValueError(f"figure already has {len(given)} methods: no colour-marker pair is left "
-                             f"for {method_name!r}; split the figure into small multiples")
+            raise ValueError(
+                f"figure already has {len(given)} methods: no colour-marker pair is left "
+                f"for {method_name!r}; split the figure into small multiples"
+            )
     given[key] = style
     return dict(style)
 
@@ -293,8 +296,9 @@ def new_figure(nrows: int = 1, ncols: int = 1, **kw: Any) -> tuple[Any, Any]:
     return plt.subplots(nrows, ncols, figsize=(w, h), **kw)
 
 
-def small_multiples(n_panels: int, ncols: int | None = None, *, panel_height: float | None = None,
-                    **kw: Any) -> tuple[Any, list[Any]]:
+def small_multiples(
+    n_panels: int, ncols: int | None = None, *, panel_height: float | None = None, **kw: Any
+) -> tuple[Any, list[Any]]:
     """A page-width grid of ``n_panels`` panels, at most :data:`MAX_PANELS_PER_ROW` per row.
 
     Use it instead of one panel with many series (e.g. one panel per method
@@ -321,8 +325,9 @@ def small_multiples(n_panels: int, ncols: int | None = None, *, panel_height: fl
     if ncols is None:
         ncols = min(int(n_panels), MAX_PANELS_PER_ROW)
     if isinstance(ncols, bool) or not isinstance(ncols, (int, np.integer)) or not 1 <= ncols <= MAX_PANELS_PER_ROW:
-        raise ValueError(f"ncols must be an integer from 1 to {MAX_PANELS_PER_ROW} (panels per row at page width), "
-                         f"got {ncols!r}")
+        raise ValueError(
+            f"ncols must be an integer from 1 to {MAX_PANELS_PER_ROW} (panels per row at page width), got {ncols!r}"
+        )
     if panel_height is not None and not (np.isfinite(panel_height) and panel_height > 0):
         raise ValueError(f"panel_height must be a positive number of inches, got {panel_height!r}")
     nrows = -(-int(n_panels) // int(ncols))
@@ -394,8 +399,16 @@ def overlay_paper_values(ax: Any, x: Any, y: Any, label: str = "paper", **kw: An
     """
     xa, ya = _xy(x, y, "x", "y")
     keep = np.isfinite(xa) & np.isfinite(ya)
-    style = dict(linestyle="none", marker="o", color="#000000", markerfacecolor="none",
-                 markeredgewidth=1.3, markersize=7, zorder=5, label=label)
+    style = dict(
+        linestyle="none",
+        marker="o",
+        color="#000000",
+        markerfacecolor="none",
+        markeredgewidth=1.3,
+        markersize=7,
+        zorder=5,
+        label=label,
+    )
     style.update(kw)
     ax.plot(xa[keep], ya[keep], **style)
     return ax
@@ -437,8 +450,14 @@ def plot_theory_vs_sim(
     xa = np.asarray(x, dtype=float).ravel()
     if theory is not None:
         _, th = _xy(xa, theory, "x", "theory")
-        ax.plot(xa, th, color=style["color"], linestyle=style["linestyle"] if style["linestyle"] != "none" else "-",
-                marker="", label=f"{stem} (theory)")
+        ax.plot(
+            xa,
+            th,
+            color=style["color"],
+            linestyle=style["linestyle"] if style["linestyle"] != "none" else "-",
+            marker="",
+            label=f"{stem} (theory)",
+        )
     if sim_mean is not None:
         _, sm = _xy(xa, sim_mean, "x", "sim_mean")
         err = None
@@ -446,6 +465,14 @@ def plot_theory_vs_sim(
             err = np.asarray(sim_err, dtype=float)
             if err.shape not in ((xa.size,), (2, xa.size)):
                 raise ValueError(f"sim_err must have shape ({xa.size},) or (2, {xa.size}), got {err.shape}")
-        ax.errorbar(xa, sm, yerr=err, color=style["color"], marker=style["marker"] or "o", linestyle="none",
-                    markerfacecolor=style["color"], label=f"{stem} (simulation)")
+        ax.errorbar(
+            xa,
+            sm,
+            yerr=err,
+            color=style["color"],
+            marker=style["marker"] or "o",
+            linestyle="none",
+            markerfacecolor=style["color"],
+            label=f"{stem} (simulation)",
+        )
     return ax

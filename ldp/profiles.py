@@ -13,6 +13,7 @@ book at smoke size).  Sizes are chosen with :func:`pick`.
 (:func:`current_profile`), so that :func:`ldp.sweep.sweep` can pick its default
 back end: every local core for ``"paper"``, serial otherwise.
 """
+
 from __future__ import annotations
 
 import os

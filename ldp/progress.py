@@ -4,6 +4,7 @@ Plain text bars (``tqdm.std``) on stderr: they need no widget library, so a note
 papermill or by the book build records a short readable trace instead of a widget that cannot render
 offline.  ``LDP_PROGRESS=0`` in the environment switches them off.
 """
+
 from __future__ import annotations
 
 import os
@@ -13,8 +14,14 @@ from typing import Any
 from tqdm.std import tqdm
 
 
-def progress(iterable: Iterable[Any] | None = None, *, total: int | None = None, desc: str | None = None,
-             leave: bool = True, **kwargs: Any) -> tqdm:
+def progress(
+    iterable: Iterable[Any] | None = None,
+    *,
+    total: int | None = None,
+    desc: str | None = None,
+    leave: bool = True,
+    **kwargs: Any,
+) -> tqdm:
     """A text tqdm bar over ``iterable`` (updated at most every 2 s, so stored outputs stay short)."""
     disable = bool(kwargs.pop("disable", False)) or os.environ.get("LDP_PROGRESS", "1") == "0"
     kwargs.setdefault("mininterval", 2.0)

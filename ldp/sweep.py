@@ -32,6 +32,7 @@ One setting chooses the back end of every sweep that does not name one
 ``LDP_SCHEDULER``  address of a running Dask scheduler, e.g. ``tcp://10.0.0.5:8786``.
 ``LDP_PROGRESS``   ``0`` hides the progress bars (the book build sets it).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -71,15 +72,18 @@ def backend_settings() -> dict[str, Any]:
         except ValueError:
             n_jobs = 0
         if n_jobs < 1 and n_jobs != -1:
-            raise ValueError(f"environment variable LDP_JOBS must be an integer >= 1 or -1 (every core), "
-                             f"got {jobs!r}")
+            raise ValueError(f"environment variable LDP_JOBS must be an integer >= 1 or -1 (every core), got {jobs!r}")
     if address is not None:
         if "://" not in address:
-            raise ValueError(f"environment variable LDP_SCHEDULER must be a scheduler address such as "
-                             f"'tcp://host:8786', got {address!r}")
+            raise ValueError(
+                f"environment variable LDP_SCHEDULER must be a scheduler address such as "
+                f"'tcp://host:8786', got {address!r}"
+            )
         if backend not in (None, "dask"):
-            raise ValueError(f"environment variable LDP_SCHEDULER is set ({address!r}) but LDP_BACKEND is "
-                             f"{backend!r}; set LDP_BACKEND=dask or unset LDP_SCHEDULER")
+            raise ValueError(
+                f"environment variable LDP_SCHEDULER is set ({address!r}) but LDP_BACKEND is "
+                f"{backend!r}; set LDP_BACKEND=dask or unset LDP_SCHEDULER"
+            )
         backend = "dask"
     if backend is None:
         backend = "joblib" if current_profile() == "paper" else "serial"
@@ -96,8 +100,9 @@ def trial_rng(seed: int, point: int, trial: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(point, trial)))
 
 
-def _run_task(func: Callable[..., Any], params: dict[str, Any], point: int, trial: int,
-              seed: int) -> tuple[int, int, list[dict[str, Any]]]:
+def _run_task(
+    func: Callable[..., Any], params: dict[str, Any], point: int, trial: int, seed: int
+) -> tuple[int, int, list[dict[str, Any]]]:
     """Run one (grid point, trial) and normalise its result to a list of row dicts."""
     out = func(**params, rng=trial_rng(seed, point, trial))
     if isinstance(out, Mapping):
@@ -105,20 +110,22 @@ def _run_task(func: Callable[..., Any], params: dict[str, Any], point: int, tria
     elif isinstance(out, (list, tuple)) and all(isinstance(r, Mapping) for r in out):
         rows = [dict(r) for r in out]
     else:
-        raise TypeError(f"the swept function must return a dict or a list of dicts, got {type(out).__name__} "
-                        f"at {params} trial {trial}")
+        raise TypeError(
+            f"the swept function must return a dict or a list of dicts, got {type(out).__name__} "
+            f"at {params} trial {trial}"
+        )
     for r in rows:
         for key in r:
             if not isinstance(key, str):
                 raise TypeError(f"result keys must be strings, got {key!r}")
             if key in params or key in _RESERVED:
-                raise ValueError(f"result key {key!r} clashes with a grid parameter or a reserved column "
-                                 f"{_RESERVED}")
+                raise ValueError(f"result key {key!r} clashes with a grid parameter or a reserved column {_RESERVED}")
     return point, trial, rows
 
 
-def _run_chunk(func: Callable[..., Any], chunk: list[tuple[dict[str, Any], int, int]],
-               seed: int) -> list[tuple[int, int, list[dict[str, Any]]]]:
+def _run_chunk(
+    func: Callable[..., Any], chunk: list[tuple[dict[str, Any], int, int]], seed: int
+) -> list[tuple[int, int, list[dict[str, Any]]]]:
     """Several tasks in one worker call, so ``func`` (and what it closes over) is pickled once per chunk."""
     return [_run_task(func, params, point, trial, seed) for params, point, trial in chunk]
 
@@ -167,8 +174,9 @@ def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
     try:
         import distributed
     except ImportError as exc:
-        raise ImportError("backend='dask' needs dask.distributed; install it with "
-                          "pip install 'ldp-compendium[dask]'") from exc
+        raise ImportError(
+            "backend='dask' needs dask.distributed; install it with pip install 'ldp-compendium[dask]'"
+        ) from exc
     if client is not None and scheduler_address is not None:
         raise ValueError("give either client or scheduler_address for backend='dask', not both")
     if client is not None:
@@ -177,31 +185,50 @@ def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
         return client, False
     if scheduler_address is not None:
         if not isinstance(scheduler_address, str) or not scheduler_address:
-            raise TypeError(f"scheduler_address must be a string such as 'tcp://host:8786', "
-                            f"got {scheduler_address!r}")
+            raise TypeError(f"scheduler_address must be a string such as 'tcp://host:8786', got {scheduler_address!r}")
         return distributed.Client(scheduler_address), True
     try:
         return distributed.get_client(), False
     except ValueError:
-        raise ValueError("backend='dask' needs client=dask.distributed.Client(...) or scheduler_address=..., "
-                         "and no default client is running") from None
+        raise ValueError(
+            "backend='dask' needs client=dask.distributed.Client(...) or scheduler_address=..., "
+            "and no default client is running"
+        ) from None
 
 
 Result = tuple[int, int, list[dict[str, Any]]]
 
 
-def _run_serial(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
-                *, progress: bool, label: str, **_: Any) -> list[Result]:
+def _run_serial(
+    func: Callable[..., Any],
+    points: list[dict[str, Any]],
+    tasks: list[tuple[int, int]],
+    seed: int,
+    *,
+    progress: bool,
+    label: str,
+    **_: Any,
+) -> list[Result]:
     return [_run_task(func, points[pi], pi, t, seed) for pi, t in _progress(tasks, len(tasks), label, progress)]
 
 
-def _run_joblib(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
-                *, progress: bool, label: str, n_jobs: int, **_: Any) -> list[Result]:
+def _run_joblib(
+    func: Callable[..., Any],
+    points: list[dict[str, Any]],
+    tasks: list[tuple[int, int]],
+    seed: int,
+    *,
+    progress: bool,
+    label: str,
+    n_jobs: int,
+    **_: Any,
+) -> list[Result]:
     from joblib import Parallel, delayed, effective_n_jobs
 
     chunks = _chunks(tasks, effective_n_jobs(n_jobs))
     gen = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
-        delayed(_run_chunk)(func, [(points[pi], pi, t) for pi, t in chunk], seed) for chunk in chunks)
+        delayed(_run_chunk)(func, [(points[pi], pi, t) for pi, t in chunk], seed) for chunk in chunks
+    )
     results: list[Result] = []
     with _bar(len(tasks), label, progress) as bar:
         for part in gen:
@@ -210,13 +237,23 @@ def _run_joblib(func: Callable[..., Any], points: list[dict[str, Any]], tasks: l
     return results
 
 
-def _run_dask(func: Callable[..., Any], points: list[dict[str, Any]], tasks: list[tuple[int, int]], seed: int,
-              *, progress: bool, label: str, client: Any, scheduler_address: Any, **_: Any) -> list[Result]:
-    dclient, owned = _dask_client(client, scheduler_address)   # a clear ImportError if distributed is missing
+def _run_dask(
+    func: Callable[..., Any],
+    points: list[dict[str, Any]],
+    tasks: list[tuple[int, int]],
+    seed: int,
+    *,
+    progress: bool,
+    label: str,
+    client: Any,
+    scheduler_address: Any,
+    **_: Any,
+) -> list[Result]:
+    dclient, owned = _dask_client(client, scheduler_address)  # a clear ImportError if distributed is missing
     from distributed import as_completed
 
     try:
-        shipped = dclient.scatter(func, broadcast=True, hash=False)   # the function travels once per worker
+        shipped = dclient.scatter(func, broadcast=True, hash=False)  # the function travels once per worker
         futures = [dclient.submit(_run_task, shipped, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
         try:
             return [fut.result() for fut in _progress(as_completed(futures), len(tasks), label, progress)]
@@ -229,9 +266,17 @@ def _run_dask(func: Callable[..., Any], points: list[dict[str, Any]], tasks: lis
 
 
 def sweep(
-    func: Callable[..., Any], grid: Mapping[str, Sequence[Any]], *, trials: int, seed: int,
-    backend: str | None = None, n_jobs: int | None = None, client: Any = None, scheduler_address: str | None = None,
-    progress: bool = True, desc: str | None = None,
+    func: Callable[..., Any],
+    grid: Mapping[str, Sequence[Any]],
+    *,
+    trials: int,
+    seed: int,
+    backend: str | None = None,
+    n_jobs: int | None = None,
+    client: Any = None,
+    scheduler_address: str | None = None,
+    progress: bool = True,
+    desc: str | None = None,
 ) -> pd.DataFrame:
     """Run ``func`` over a parameter grid x trials; one tidy row per (point, trial, result).
 
@@ -283,13 +328,23 @@ def sweep(
     tasks = [(pi, t) for pi in range(len(points)) for t in range(trials)]
     label = desc if desc is not None else getattr(func, "__name__", "sweep")
     run = {"serial": _run_serial, "joblib": _run_joblib, "dask": _run_dask}[backend]
-    results = run(func, points, tasks, seed, progress=progress, label=label, n_jobs=n_jobs, client=client,
-                  scheduler_address=scheduler_address)
+    results = run(
+        func,
+        points,
+        tasks,
+        seed,
+        progress=progress,
+        label=label,
+        n_jobs=n_jobs,
+        client=client,
+        scheduler_address=scheduler_address,
+    )
     return _tidy_frame(keys, points, results)
 
 
-def _resolve_backend(backend: str | None, n_jobs: int | None, client: Any,
-                     scheduler_address: str | None) -> tuple[str, int, str | None]:
+def _resolve_backend(
+    backend: str | None, n_jobs: int | None, client: Any, scheduler_address: str | None
+) -> tuple[str, int, str | None]:
     """Check the back-end arguments of :func:`sweep` and fill the missing ones from :func:`backend_settings`."""
     if backend is not None and backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")

@@ -11,6 +11,7 @@
   :meth:`CodedTable.from_frame` codes a ``pandas.DataFrame`` (``pd.Categorical``
   for categorical columns, :func:`equal_width_codes` for continuous ones).
 """
+
 from __future__ import annotations
 
 import math
@@ -70,8 +71,10 @@ class ProductDomain:
         """Flat indices of a population, one int-code array per component (equal lengths)."""
         if len(columns) != self.ndim:
             raise ValueError(f"encode takes {self.ndim} code arrays ({', '.join(self.names)}), got {len(columns)}")
-        cols = [_column_codes(c, m, name, allow_empty=True) for c, m, name in zip(columns, self.sizes, self.names,
-                                                                                    strict=True)]
+        cols = [
+            _column_codes(c, m, name, allow_empty=True)
+            for c, m, name in zip(columns, self.sizes, self.names, strict=True)
+        ]
         if len({c.size for c in cols}) != 1:
             lengths = " and ".join(str(c.size) for c in cols)
             raise ValueError(f"{' and '.join(self.names)} must have the same length, got {lengths}")
@@ -89,8 +92,7 @@ class ProductDomain:
         """A length-``size`` float vector over the flat domain as an array of shape :attr:`sizes`."""
         v = np.asarray(values, dtype=float)
         if v.shape != (self.size,):
-            raise ValueError(f"{name} must be a vector of length {self.size} (the product domain), got shape "
-                             f"{v.shape}")
+            raise ValueError(f"{name} must be a vector of length {self.size} (the product domain), got shape {v.shape}")
         return v.reshape(self.sizes)
 
     def __eq__(self, other: object) -> bool:
@@ -174,14 +176,18 @@ class CodedTable:
     def __post_init__(self) -> None:
         codes = np.asarray(self.codes)
         if codes.ndim != 2 or not np.issubdtype(codes.dtype, np.integer):
-            raise TypeError(f"codes must be a 2-D integer array (records x attributes), got dtype {codes.dtype} "
-                            f"and shape {codes.shape}")
+            raise TypeError(
+                f"codes must be a 2-D integer array (records x attributes), got dtype {codes.dtype} "
+                f"and shape {codes.shape}"
+            )
         names = tuple(str(n) for n in _frozen_tuple(self.names, "names"))
-        cats = tuple(_frozen_tuple(c, f"categories[{j}]")
-                     for j, c in enumerate(_frozen_tuple(self.categories, "categories")))
+        cats = tuple(
+            _frozen_tuple(c, f"categories[{j}]") for j, c in enumerate(_frozen_tuple(self.categories, "categories"))
+        )
         if len(names) != codes.shape[1] or len(cats) != codes.shape[1]:
-            raise ValueError(f"codes has {codes.shape[1]} columns but {len(names)} names and {len(cats)} "
-                             "category lists")
+            raise ValueError(
+                f"codes has {codes.shape[1]} columns but {len(names)} names and {len(cats)} category lists"
+            )
         if len(set(names)) != len(names):
             raise ValueError(f"names must be distinct, got {names}")
         for j, cat in enumerate(cats):
@@ -235,8 +241,15 @@ class CodedTable:
 
     # ------------------------------------------------------------------ new tables
     def _replace(self, **changes: Any) -> CodedTable:
-        fields = dict(codes=self.codes, names=self.names, categories=self.categories, y=self.y,
-                      classes=self.classes, source=self.source, real=self.real)
+        fields = dict(
+            codes=self.codes,
+            names=self.names,
+            categories=self.categories,
+            y=self.y,
+            classes=self.classes,
+            source=self.source,
+            real=self.real,
+        )
         fields.update(changes)
         return CodedTable(**fields)
 
@@ -249,8 +262,11 @@ class CodedTable:
         cols = [int(c) for c in columns]
         if not cols or len(set(cols)) != len(cols) or min(cols) < 0 or max(cols) >= self.d:
             raise ValueError(f"columns must be distinct indices in {{0, ..., {self.d - 1}}}, got {cols}")
-        return self._replace(codes=self.codes[:, cols], names=tuple(self.names[c] for c in cols),
-                             categories=tuple(self.categories[c] for c in cols))
+        return self._replace(
+            codes=self.codes[:, cols],
+            names=tuple(self.names[c] for c in cols),
+            categories=tuple(self.categories[c] for c in cols),
+        )
 
     def take(self, rows: Any) -> CodedTable:
         """Rows ``rows`` (indices or a boolean mask) of the table, labels included."""
@@ -267,9 +283,18 @@ class CodedTable:
 
     # ------------------------------------------------------------------ DataFrames
     @classmethod
-    def from_frame(cls, frame: pd.DataFrame, columns: Sequence[str] | None = None, *, label: str | None = None,
-                   continuous: Sequence[str] = (), bins: int = 10, min_size: int = 1, source: str = "",
-                   real: bool = True) -> CodedTable:
+    def from_frame(
+        cls,
+        frame: pd.DataFrame,
+        columns: Sequence[str] | None = None,
+        *,
+        label: str | None = None,
+        continuous: Sequence[str] = (),
+        bins: int = 10,
+        min_size: int = 1,
+        source: str = "",
+        real: bool = True,
+    ) -> CodedTable:
         """Code the ``columns`` of a DataFrame (all but ``label`` by default).
 
         Categorical columns get their observed categories in sorted order
@@ -324,8 +349,12 @@ class CodedTable:
 
     def to_frame(self) -> pd.DataFrame:
         """DataFrame with one categorical column per attribute (all declared categories kept)."""
-        return pd.DataFrame({name: pd.Categorical.from_codes(self.codes[:, j], categories=pd.Index(self.categories[j]))
-                             for j, name in enumerate(self.names)})
+        return pd.DataFrame(
+            {
+                name: pd.Categorical.from_codes(self.codes[:, j], categories=pd.Index(self.categories[j]))
+                for j, name in enumerate(self.names)
+            }
+        )
 
 
 def _categorical_codes(series: pd.Series) -> tuple[np.ndarray, tuple[Any, ...]]:

@@ -1,4 +1,5 @@
 """Shared fixtures: repository paths and the list of pages in the book's table of contents."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """Statistical assertions shared by the oracle tests (tolerances derived from theory, not tuned)."""
+
 import math
 
 import numpy as np

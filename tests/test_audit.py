@@ -1,4 +1,5 @@
 """Tests for ldp.audit: exact channel ε, channel validation, chi-square agreement tests."""
+
 from __future__ import annotations
 
 import itertools
@@ -86,15 +87,18 @@ def test_channel_epsilon_witness_attains_the_maximum():
     assert eps == pytest.approx(math.log(5))
 
 
-@pytest.mark.parametrize("bad,exc", [
-    ([[0.5, -0.1]], ValueError),
-    ([[np.nan, 1.0]], ValueError),
-    ([[np.inf, 1.0]], ValueError),
-    ([0.5, 0.5], ValueError),
-    (np.zeros((0, 3)), ValueError),
-    ([["a", "b"]], TypeError),
-    ([[0.0, 0.0]], ValueError),
-])
+@pytest.mark.parametrize(
+    "bad,exc",
+    [
+        ([[0.5, -0.1]], ValueError),
+        ([[np.nan, 1.0]], ValueError),
+        ([[np.inf, 1.0]], ValueError),
+        ([0.5, 0.5], ValueError),
+        (np.zeros((0, 3)), ValueError),
+        ([["a", "b"]], TypeError),
+        ([[0.0, 0.0]], ValueError),
+    ],
+)
 def test_channel_epsilon_rejects_bad_input(bad, exc):
     with pytest.raises(exc, match="P"):
         channel_epsilon(bad)
@@ -106,11 +110,14 @@ def test_check_channel_accepts_and_returns_float():
     assert out.dtype == float and out.shape == (2, 2)
 
 
-@pytest.mark.parametrize("bad,msg", [
-    ([[0.5, 0.6]], "row 0 sums to"),
-    ([[1.2, -0.2]], "non-negative"),
-    ([[0.5, 0.5], [0.5, 0.4]], "row 1"),
-])
+@pytest.mark.parametrize(
+    "bad,msg",
+    [
+        ([[0.5, 0.6]], "row 0 sums to"),
+        ([[1.2, -0.2]], "non-negative"),
+        ([[0.5, 0.5], [0.5, 0.4]], "row 1"),
+    ],
+)
 def test_check_channel_rejects(bad, msg):
     with pytest.raises(ValueError, match=msg):
         check_channel(bad)
@@ -216,16 +223,19 @@ def test_chi_square_pools_tiny_cells_and_handles_impossible_outputs():
     assert chi_square_agreement([1, 1], [0.5, 0.5]) == 1.0
 
 
-@pytest.mark.parametrize("obs,probs,kind,exc", [
-    ([1, 2], [0.5, 0.6], "counts", ValueError),
-    ([1, 2, 3], [0.5, 0.5], "counts", ValueError),
-    ([1.5, 2], [0.5, 0.5], "counts", TypeError),
-    ([-1, 2], [0.5, 0.5], "counts", ValueError),
-    ([0, 0], [0.5, 0.5], "counts", ValueError),
-    ([0, 2], [0.5, 0.5], "samples", ValueError),
-    ([0.0, 1.0], [0.5, 0.5], "samples", TypeError),
-    ([1, 2], [0.5, 0.5], "rows", ValueError),
-])
+@pytest.mark.parametrize(
+    "obs,probs,kind,exc",
+    [
+        ([1, 2], [0.5, 0.6], "counts", ValueError),
+        ([1, 2, 3], [0.5, 0.5], "counts", ValueError),
+        ([1.5, 2], [0.5, 0.5], "counts", TypeError),
+        ([-1, 2], [0.5, 0.5], "counts", ValueError),
+        ([0, 0], [0.5, 0.5], "counts", ValueError),
+        ([0, 2], [0.5, 0.5], "samples", ValueError),
+        ([0.0, 1.0], [0.5, 0.5], "samples", TypeError),
+        ([1, 2], [0.5, 0.5], "rows", ValueError),
+    ],
+)
 def test_chi_square_validation(obs, probs, kind, exc):
     with pytest.raises(exc):
         chi_square_agreement(obs, probs, kind=kind)

@@ -5,6 +5,7 @@ silently accepted, or failing deep inside numpy, before), then hypothesis proper
 value of a budget, a domain size, a distribution or a count vector, the public entry points raise
 ``ValueError`` or ``TypeError`` (never anything else, never a silent result).
 """
+
 from __future__ import annotations
 
 import math
@@ -26,7 +27,7 @@ from ldp.multiclass.validity import VPCounts
 from ldp.oracles import BloomRAPPOR
 from ldp.uldp import URR, JuRR, ULDPModel2D, check_uldp, check_uldp_2d
 
-ORACLE_NAMES = sorted(set(oracles.ORACLES) - {"UE", "LH", "RAPPOR"})   # the ones that need no extra option
+ORACLE_NAMES = sorted(set(oracles.ORACLES) - {"UE", "LH", "RAPPOR"})  # the ones that need no extra option
 
 
 # ---------------------------------------------------------------------------- regressions
@@ -75,11 +76,20 @@ def test_vp_estimate_validates_its_counts():
         vp.estimate_counts(good, good.n + 1)
 
 
-@pytest.mark.parametrize("build", [
-    lambda e: oracles.make("GRR", e, 5), lambda e: oracles.make("EXP", e, 5), lambda e: oracles.make("BLH", e, 5),
-    lambda e: oracles.make("OLH", e, 5), lambda e: oracles.make("HR", e, 5), lambda e: oracles.make("SS", e, 5),
-    lambda e: oracles.make("SHE", e, 5), lambda e: KHR(e, 0.5, 2, 3, 2)], ids=["GRR", "EXP", "BLH", "OLH", "HR",
-                                                                                "SS", "SHE", "KHR"])
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda e: oracles.make("GRR", e, 5),
+        lambda e: oracles.make("EXP", e, 5),
+        lambda e: oracles.make("BLH", e, 5),
+        lambda e: oracles.make("OLH", e, 5),
+        lambda e: oracles.make("HR", e, 5),
+        lambda e: oracles.make("SS", e, 5),
+        lambda e: oracles.make("SHE", e, 5),
+        lambda e: KHR(e, 0.5, 2, 3, 2),
+    ],
+    ids=["GRR", "EXP", "BLH", "OLH", "HR", "SS", "SHE", "KHR"],
+)
 @pytest.mark.parametrize("eps", [1e-300, 5e-324, 1e-9, 710.0, 1e300])
 def test_budgets_outside_the_resolvable_range_are_refused(build, eps):
     with pytest.raises(ValueError, match=r"epsilon=.*(\[1e-08, 700\]|epsilon <= 700)"):
@@ -87,9 +97,17 @@ def test_budgets_outside_the_resolvable_range_are_refused(build, eps):
 
 
 @pytest.mark.parametrize("fn", [estimate.norm_sub, estimate.project_simplex])
-@pytest.mark.parametrize("v, total", [([1e20, 0.0, 0.0], 1.0), ([1e16, 1.0, 3.0], 1.0), ([1e300, -1e300, 5.0], 1.0),
-                                      ([1.0, 2.0, 3.0], 1e300), ([1e308, 1e308, -1e308], 1e308),
-                                      ([0.3, 0.3, 0.3], 1e17)])
+@pytest.mark.parametrize(
+    "v, total",
+    [
+        ([1e20, 0.0, 0.0], 1.0),
+        ([1e16, 1.0, 3.0], 1.0),
+        ([1e300, -1e300, 5.0], 1.0),
+        ([1.0, 2.0, 3.0], 1e300),
+        ([1e308, 1e308, -1e308], 1e308),
+        ([0.3, 0.3, 0.3], 1e17),
+    ],
+)
 def test_post_processing_sums_to_the_total_for_huge_inputs(fn, v, total):
     out = fn(np.array(v), total)
     assert np.all(out >= 0)
@@ -145,7 +163,7 @@ def test_clldp_attack_refuses_sizes_that_do_not_match_the_columns():
 def test_dask_backend_without_distributed_gives_a_clear_import_error(monkeypatch):
     from ldp.sweep import sweep
 
-    monkeypatch.setitem(sys.modules, "distributed", None)   # makes "import distributed" fail
+    monkeypatch.setitem(sys.modules, "distributed", None)  # makes "import distributed" fail
     with pytest.raises(ImportError, match=r"backend='dask' needs dask.distributed"):
         sweep(lambda rng: {"x": 1.0}, {}, trials=1, seed=0, backend="dask", progress=False)
 
@@ -170,14 +188,16 @@ def test_iterative_estimators_warn_when_they_stop_at_max_iter():
     grr = oracles.make("GRR", 0.5, 4)
     P, pq = grr.channel(), (grr.p, grr.q)
     counts = np.array([40, 30, 20, 10])
-    for run in (lambda: estimate.ibu(P, counts, max_iter=2),
-                lambda: estimate.ibu_grr(counts, *pq, max_iter=2),
-                lambda: estimate.ibu_ue(counts, 100, 0.5, 0.2, method="em", max_iter=2)):
+    for run in (
+        lambda: estimate.ibu(P, counts, max_iter=2),
+        lambda: estimate.ibu_grr(counts, *pq, max_iter=2),
+        lambda: estimate.ibu_ue(counts, 100, 0.5, 0.2, method="em", max_iter=2),
+    ):
         with pytest.warns(ConvergenceWarning, match="max_iter=2"):
             run()
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
-        estimate.ibu(P, counts)                                 # converges: no warning
+        estimate.ibu(P, counts)  # converges: no warning
 
 
 def test_lopub_em_warns_when_it_stops_at_max_iter():
@@ -189,13 +209,29 @@ def test_lopub_em_warns_when_it_stops_at_max_iter():
 
 
 # ---------------------------------------------------------------------------- hypothesis properties
-BAD_EPSILON = st.one_of(st.floats(max_value=0.0), st.just(math.nan), st.just(math.inf), st.just(-math.inf),
-                        st.floats(min_value=700.5, allow_infinity=False), st.floats(min_value=0.0, max_value=9e-9),
-                        st.text(max_size=3), st.none(), st.booleans(), st.lists(st.floats(), max_size=2))
-BAD_SIZE = st.one_of(st.integers(max_value=1), st.integers(min_value=2**31), st.floats(allow_nan=True),
-                     st.text(max_size=3), st.none(), st.booleans())
+BAD_EPSILON = st.one_of(
+    st.floats(max_value=0.0),
+    st.just(math.nan),
+    st.just(math.inf),
+    st.just(-math.inf),
+    st.floats(min_value=700.5, allow_infinity=False),
+    st.floats(min_value=0.0, max_value=9e-9),
+    st.text(max_size=3),
+    st.none(),
+    st.booleans(),
+    st.lists(st.floats(), max_size=2),
+)
+BAD_SIZE = st.one_of(
+    st.integers(max_value=1),
+    st.integers(min_value=2**31),
+    st.floats(allow_nan=True),
+    st.text(max_size=3),
+    st.none(),
+    st.booleans(),
+)
 NOT_A_DISTRIBUTION = st.lists(st.floats(-2.0, 2.0), min_size=2, max_size=6).filter(
-    lambda v: min(v) < 0 or abs(sum(v) - 1.0) > 1e-3)
+    lambda v: min(v) < 0 or abs(sum(v) - 1.0) > 1e-3
+)
 
 REFUSED = (ValueError, TypeError)
 
@@ -204,7 +240,7 @@ EPSILON_ENTRY_POINTS = {
     "clldp.KHR": lambda e: KHR(e, 0.5, 2, 3, 2),
     "clldp.BasicSolution": lambda e: BasicSolution(e, 3, 2),
     "clldp.khr_p": lambda e: khr_p(e, 0.5, 2, 6),
-    "lopub.LoPubEncoder": lambda e: LoPubEncoder((3, 3), f=e, m=8, h=2),   # f is a probability
+    "lopub.LoPubEncoder": lambda e: LoPubEncoder((3, 3), f=e, m=8, h=2),  # f is a probability
     "multiclass.frameworks": lambda e: [F(e, 2, 3) for F in (HEC, PTJ, PTS, CP)],
     "multiclass.VP": lambda e: VP(e, 3),
     "multiclass.split_budget": lambda e: split_budget(e),
@@ -220,12 +256,17 @@ EPSILON_ENTRY_POINTS = {
 @settings(max_examples=40, deadline=None)
 def test_bad_budgets_are_refused_by_every_subpackage(entry, eps):
     if entry == "lopub.LoPubEncoder" and isinstance(eps, float) and 0 < eps < 1:
-        return                                                  # a valid flip probability
-    if entry in ("cpl.cpl_grr", "multiclass.split_budget") and isinstance(eps, float) and 0 <= eps \
-            and math.isfinite(eps) and (eps > 0 or entry == "cpl.cpl_grr"):
-        return                                                  # formulas, valid for every finite budget (CPL at 0)
+        return  # a valid flip probability
+    if (
+        entry in ("cpl.cpl_grr", "multiclass.split_budget")
+        and isinstance(eps, float)
+        and 0 <= eps
+        and math.isfinite(eps)
+        and (eps > 0 or entry == "cpl.cpl_grr")
+    ):
+        return  # formulas, valid for every finite budget (CPL at 0)
     if entry == "clldp.khr_p" and isinstance(eps, float) and 0 < eps and math.isfinite(eps) and eps <= 709:
-        return                                                  # a formula, valid for every representable budget
+        return  # a formula, valid for every representable budget
     with pytest.raises(REFUSED):
         EPSILON_ENTRY_POINTS[entry](eps)
 
@@ -247,7 +288,7 @@ SIZE_ENTRY_POINTS = {
 @settings(max_examples=40, deadline=None)
 def test_bad_domain_sizes_are_refused_by_every_subpackage(entry, d):
     if entry in ("clldp.KHR", "uldp.ULDPModel2D") and d == 1 and not isinstance(d, bool):
-        return                                                  # one value is a valid factor of a product domain
+        return  # one value is a valid factor of a product domain
     with pytest.raises(REFUSED):
         SIZE_ENTRY_POINTS[entry](d)
 
@@ -268,7 +309,7 @@ DISTRIBUTION_ENTRY_POINTS = {
 @settings(max_examples=40, deadline=None)
 def test_non_distributions_are_refused(entry, p):
     if entry == "oracles.variance" and min(p) >= 0 and max(p) <= 1:
-        return                                                  # per-value frequencies need not sum to 1
+        return  # per-value frequencies need not sum to 1
     with pytest.raises(REFUSED):
         DISTRIBUTION_ENTRY_POINTS[entry](np.array(p))
 
@@ -284,21 +325,27 @@ COUNT_ENTRY_POINTS = {
 
 
 @pytest.mark.parametrize("entry", COUNT_ENTRY_POINTS, ids=str)
-@given(c=st.one_of(st.lists(st.integers(-50, -1), min_size=2, max_size=5),
-                   st.lists(st.floats(0.1, 0.9), min_size=2, max_size=5),
-                   st.lists(st.just(0), min_size=2, max_size=5),
-                   st.lists(st.text(max_size=2), min_size=2, max_size=5)))
+@given(
+    c=st.one_of(
+        st.lists(st.integers(-50, -1), min_size=2, max_size=5),
+        st.lists(st.floats(0.1, 0.9), min_size=2, max_size=5),
+        st.lists(st.just(0), min_size=2, max_size=5),
+        st.lists(st.text(max_size=2), min_size=2, max_size=5),
+    )
+)
 @settings(max_examples=40, deadline=None)
 def test_bad_counts_are_refused(entry, c):
     arr = np.array(c, dtype=object) if c and isinstance(c[0], str) else np.array(c)
     if entry == "estimate.ibu" and arr.dtype.kind == "f" and np.all(arr > 0):
-        return                                                  # IBU accepts real expected counts (documented)
+        return  # IBU accepts real expected counts (documented)
     with pytest.raises(REFUSED):
         COUNT_ENTRY_POINTS[entry](arr)
 
 
-@given(v=st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=8),
-       total=st.floats(min_value=1e-300, max_value=1e300))
+@given(
+    v=st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=8),
+    total=st.floats(min_value=1e-300, max_value=1e300),
+)
 @settings(max_examples=150, deadline=None)
 def test_post_processing_always_lands_on_the_simplex(v, total):
     for fn in (estimate.norm_sub, estimate.project_simplex):

@@ -1,10 +1,10 @@
 """book/references.bib: every entry complete for its type, so the author-year bibliography reads uniformly."""
+
 from __future__ import annotations
 
 import pytest
-from pybtex.database import parse_file
-
 from conftest import REPO
+from pybtex.database import parse_file
 
 BIB = parse_file(str(REPO / "book" / "references.bib"))
 
@@ -28,8 +28,9 @@ def test_entry_is_complete(key):
     entry = BIB.entries[key]
     kind = entry.type.lower()
     assert kind in REQUIRED, f"{key}: entry type @{kind} has no completeness rule here"
-    assert entry.persons.get("author") or entry.persons.get("editor") or "organization" in entry.fields, \
+    assert entry.persons.get("author") or entry.persons.get("editor") or "organization" in entry.fields, (
         f"{key}: no author, editor or organization"
+    )
     missing = [f for f in ("title", "year") if not entry.fields.get(f, "").strip()]
     for need in REQUIRED[kind]:
         options = need if isinstance(need, tuple) else (need,)

@@ -8,6 +8,7 @@ never shared with ``make book``'s); a file lock makes xdist workers share one bu
 Several checks below (figures, code-cell length, outputs) inspect what the chapters' authors control; when they
 fail, the message lists every page and what is wrong there.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -52,7 +53,7 @@ def built_book():
         log = proc.stdout[-6000:] + proc.stderr[-6000:]
         assert proc.returncode == 0, f"strict book build failed:\n{log}"
         (OUT / "html").unlink(missing_ok=True)
-        (OUT / "html").symlink_to("_build/html")      # as `make book PROFILE=smoke` leaves it
+        (OUT / "html").symlink_to("_build/html")  # as `make book PROFILE=smoke` leaves it
         marker.write_text(run_id)
     return HTML
 
@@ -62,8 +63,14 @@ def _jupyter_book(out: Path, **env_vars: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "LDP_HIDE_SOLUTIONS"}
     env.update(LDP_PROGRESS="0", **env_vars)
     jb = Path(sys.executable).with_name("jupyter-book")
-    return subprocess.run([str(jb), "build", str(REPO), "-W", "-n", "--keep-going", "--path-output", str(out)],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=1500)
+    return subprocess.run(
+        [str(jb), "build", str(REPO), "-W", "-n", "--keep-going", "--path-output", str(out)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
 
 
 class _Page(HTMLParser):
@@ -143,9 +150,18 @@ def test_internal_links_resolve(built_book):
 
 
 def _launch(p):
-    return p.chromium.launch(executable_path=CHROMIUM, args=[
-        "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-quic"])
+    return p.chromium.launch(
+        executable_path=CHROMIUM,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
+        ],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -155,6 +171,7 @@ def browser():
             pytest.fail("LDP_REQUIRE_BROWSER=1 but no chromium is installed (apt-get install chromium)")
         pytest.skip("no Chromium installed: install Debian's `chromium` to run the browser checks")
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         b = _launch(p)
         yield b
@@ -251,8 +268,8 @@ VERDICTS = ("reproduced", "differs", "not reproducible", "qualitative only")
 
 def _scoreboard_rows(built_book: Path) -> tuple[list[str], list[list[str]]]:
     board = (built_book / "book" / "scoreboard.html").read_text(encoding="utf-8")
-    block = board[board.index("scoreboard-totals"):]
-    block = block[:block.index("</table>")]
+    block = board[board.index("scoreboard-totals") :]
+    block = block[: block.index("</table>")]
     rows = _table_rows(block)
     return rows[0], rows[1:]
 
@@ -262,10 +279,12 @@ def test_scoreboard_totals_match_the_chapters_claims_tables(built_book):
     header, rows = _scoreboard_rows(built_book)
     cols = [header.index(v) for v in (*VERDICTS, "claims")]
     shown = sorted(tuple(int(r[c]) for c in cols) for r in rows if r[0] != "all chapters")
-    chapters = [f for f in toc_files() if f.startswith("notebooks/") and (
-        "experiments" in f or f.startswith("notebooks/00-"))]
-    counted = [c for f in chapters
-               if (c := _claims_counts((built_book / f"{f}.html").read_text(encoding="utf-8"))) is not None]
+    chapters = [
+        f for f in toc_files() if f.startswith("notebooks/") and ("experiments" in f or f.startswith("notebooks/00-"))
+    ]
+    counted = [
+        c for f in chapters if (c := _claims_counts((built_book / f"{f}.html").read_text(encoding="utf-8"))) is not None
+    ]
     assert shown == sorted(counted), f"scoreboard rows {shown} != chapters' tables {counted}"
 
 
@@ -378,7 +397,9 @@ def test_every_image_is_a_numbered_captioned_figure_with_alt_text(built_book):
                 continue
             bad[why] = bad.get(why, 0) + 1
         if bad:
-            problems.append(f"{path.relative_to(built_book)}: " + ", ".join(f"{n} image(s) {w}" for w, n in bad.items()))
+            problems.append(
+                f"{path.relative_to(built_book)}: " + ", ".join(f"{n} image(s) {w}" for w, n in bad.items())
+            )
     assert not problems, "images that are not numbered, captioned figures:\n" + "\n".join(problems)
 
 
@@ -420,8 +441,10 @@ def test_no_visible_code_cell_longer_than_30_lines(built_book):
     for path in _notebook_pages(built_book):
         long_cells = []
         for cell in (n for n in _tree(path).iter() if n.tag == "div" and "cell" in n.classes):
-            if any(c.startswith(("tag_hide-input", "tag_remove-input", "tag_hide-cell", "tag_remove-cell"))
-                   for c in cell.classes):
+            if any(
+                c.startswith(("tag_hide-input", "tag_remove-input", "tag_hide-cell", "tag_remove-cell"))
+                for c in cell.classes
+            ):
                 continue
             cell_input = next((n for n in cell.iter() if "cell_input" in n.classes), None)
             pre = next((n for n in cell_input.iter() if n.tag == "pre"), None) if cell_input else None
@@ -431,8 +454,10 @@ def test_no_visible_code_cell_longer_than_30_lines(built_book):
             if n_lines > MAX_VISIBLE_CODE_LINES:
                 long_cells.append(n_lines)
         if long_cells:
-            problems.append(f"{path.relative_to(built_book)}: {len(long_cells)} visible code cell(s) over "
-                            f"{MAX_VISIBLE_CODE_LINES} lines ({sorted(long_cells, reverse=True)})")
+            problems.append(
+                f"{path.relative_to(built_book)}: {len(long_cells)} visible code cell(s) over "
+                f"{MAX_VISIBLE_CODE_LINES} lines ({sorted(long_cells, reverse=True)})"
+            )
     assert not problems, "\n".join(problems)
 
 
@@ -469,7 +494,7 @@ def test_launch_and_repository_buttons_come_from_the_one_repository_url(built_bo
     text = (built_book / "notebooks" / "01-clldp-theory.html").read_text(encoding="utf-8")
     assert f"https://mybinder.org/v2/gh/{owner_repo}/" in text
     assert f"https://colab.research.google.com/github/{owner_repo}/blob/gh-pages/_sources/" in text
-    assert url in text                                           # repository button
+    assert url in text  # repository button
 
 
 def test_reference_pages_exist_and_say_what_they_should(built_book):
@@ -481,20 +506,21 @@ def test_reference_pages_exist_and_say_what_they_should(built_book):
     import ldp
 
     core = (api / "core.html").read_text(encoding="utf-8")
-    for m in pkgutil.iter_modules(ldp.__path__):                # every public module is documented, found at build
+    for m in pkgutil.iter_modules(ldp.__path__):  # every public module is documented, found at build
         if not m.name.startswith("_"):
             page = core if not m.ispkg else (api / f"{m.name}.html").read_text(encoding="utf-8")
             assert f'id="module-ldp.{m.name}"' in page, m.name
     assert 'id="ldp.plotting.style_for"' in core
     execution = (built_book / "book" / "execution.html").read_text(encoding="utf-8")
     rows = _table_rows(execution)
-    assert sum(1 for r in rows if any("notebooks/" in c or c.startswith("notebooks") for c in r)) >= \
-        len([f for f in toc_files() if f.startswith("notebooks/")]), rows[:3]
-    assert ">smoke<" in execution                                  # LDP_PROFILE reached the kernels
+    assert sum(1 for r in rows if any("notebooks/" in c or c.startswith("notebooks") for c in r)) >= len(
+        [f for f in toc_files() if f.startswith("notebooks/")]
+    ), rows[:3]
+    assert ">smoke<" in execution  # LDP_PROFILE reached the kernels
     cite = re.sub(r"<[^>]+>", "", (built_book / "book" / "how-to-cite.html").read_text(encoding="utf-8"))
     assert "@software{ldp_compendium_2026," in cite and "CC BY 4.0" in cite
     intro = (built_book / "book" / "intro.html").read_text(encoding="utf-8")
-    assert "MIT licence" in intro and "CC BY 4.0" in intro         # footer
+    assert "MIT licence" in intro and "CC BY 4.0" in intro  # footer
     assert "prf-prf.html" in (built_book / "book" / "proof-index.html").read_text(encoding="utf-8")
 
 
@@ -510,14 +536,14 @@ def test_numbering_is_per_chapter_and_citations_are_author_year(built_book):
     labels = re.findall(r'<span class="fn-bracket">\[</span>([^<]+)<span class="fn-bracket">\]</span>', bib)
     assert labels and all(re.fullmatch(r"\D+ \d{4}[a-z]?", lab) for lab in labels), labels[:5]
     intro = re.sub(r"<[^>]+>", "", (built_book / "book" / "intro.html").read_text(encoding="utf-8"))
-    assert "(Jayawardana et al., 2025)" in intro                   # {cite:p}: round brackets, author, year
+    assert "(Jayawardana et al., 2025)" in intro  # {cite:p}: round brackets, author, year
 
 
 def test_one_search_field(built_book):
     """The theme's sidebar search field is gone; the header's search button remains."""
     text = (built_book / "book" / "intro.html").read_text(encoding="utf-8")
-    sidebar = text[text.index('class="bd-sidebar-primary'):]
-    sidebar = sidebar[:sidebar.index("</div>\n</div>\n") if "</div>\n</div>\n" in sidebar else 3000]
+    sidebar = text[text.index('class="bd-sidebar-primary') :]
+    sidebar = sidebar[: sidebar.index("</div>\n</div>\n") if "</div>\n</div>\n" in sidebar else 3000]
     assert "search-button-field" not in sidebar[:3000]
     assert "search-button__button" in text
 

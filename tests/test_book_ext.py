@@ -1,4 +1,5 @@
 """The book's Sphinx extension (book/_ext/ldp_book.py): docstring clean-up for the API reference and labels."""
+
 from __future__ import annotations
 
 import sys
@@ -33,9 +34,16 @@ After."""
 
 def test_aligned_name_lists_become_bullets():
     out = _run(ldp_book._aligned_lists_to_bullets, ALIGNED)
-    assert out == ["Modules:", "", "* ``ldp.audit``: exact epsilon of a channel",
-                   "* ``ldp.channels``: sampling and inversion", "  for any finite channel",
-                   "* ``ldp.a``, ``ldp.b``: two names, one line of text", "", "After."]
+    assert out == [
+        "Modules:",
+        "",
+        "* ``ldp.audit``: exact epsilon of a channel",
+        "* ``ldp.channels``: sampling and inversion",
+        "  for any finite channel",
+        "* ``ldp.a``, ``ldp.b``: two names, one line of text",
+        "",
+        "After.",
+    ]
 
 
 def test_tables_and_ordinary_text_are_left_alone():
@@ -66,7 +74,14 @@ def test_author_year_labels():
     ldp_book._register_authoryear_style()
     from pybtex.plugin import find_plugin
 
-    labels = list(find_plugin("pybtex.style.labels", "authoryear")().format_labels([
-        entry(["Warner, Stanley L."], "1965"), entry(["Wang, Tianhao", "Blocki, Jeremiah"], "2017"),
-        entry(["Xue, Qiao", "Ye, Qingqing", "Hu, Haibo"], "2025"), entry(["Xue, Qiao", "Li, A.", "Hu, B."], "2025")]))
+    labels = list(
+        find_plugin("pybtex.style.labels", "authoryear")().format_labels(
+            [
+                entry(["Warner, Stanley L."], "1965"),
+                entry(["Wang, Tianhao", "Blocki, Jeremiah"], "2017"),
+                entry(["Xue, Qiao", "Ye, Qingqing", "Hu, Haibo"], "2025"),
+                entry(["Xue, Qiao", "Li, A.", "Hu, B."], "2025"),
+            ]
+        )
+    )
     assert labels == ["Warner 1965", "Wang and Blocki 2017", "Xue et al. 2025a", "Xue et al. 2025b"]

@@ -5,6 +5,7 @@ toc, every ``{ref}`` / ``{prf:ref}`` names a label defined somewhere in the book
 ``:label:`` options), every erratum section links to the notebook that demonstrates it, and the course guide
 refers to exercises that exist. The strict build (tests/test_book.py) checks the same in the HTML.
 """
+
 from __future__ import annotations
 
 import re
@@ -70,8 +71,9 @@ def test_doc_links_point_to_existing_toc_pages(name):
 @pytest.mark.parametrize("name", list(PAGES))
 def test_references_resolve_to_defined_labels(name):
     labels = defined_labels()
-    missing = [f"{role}:{lab}" for role, lab in REF.findall(PAGES[name].read_text(encoding="utf-8"))
-               if lab not in labels]
+    missing = [
+        f"{role}:{lab}" for role, lab in REF.findall(PAGES[name].read_text(encoding="utf-8")) if lab not in labels
+    ]
     assert not missing, f"{name}: undefined labels {missing}"
 
 
@@ -119,8 +121,9 @@ def test_errata_demonstrations_exist_in_the_linked_notebooks():
         for quoted in re.findall(r'"([A-Z][^"]{6,})"', body):
             if quoted.startswith(("PTJ and PTS", "as ", "within", "the same")):
                 continue
-            assert any(quoted.rstrip(".") in h for h in headings), \
+            assert any(quoted.rstrip(".") in h for h in headings), (
                 f"{title}: section {quoted!r} not found among the headings of {sorted(p.name for p in notebooks)}"
+            )
 
 
 _CODE_CELL = re.compile(r"^```\{code-cell\}.*?^```\s*$", re.M | re.S)
@@ -135,15 +138,20 @@ def labelled_section(label: str) -> str:
     text = path.read_text(encoding="utf-8")
     text = _CODE_CELL.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     lines = text.splitlines()
-    at = next(i for i, line in enumerate(lines)
-              if line.strip() == f"({label})=" or re.match(rf"^:label:\s*{re.escape(label)}\s*$", line))
+    at = next(
+        i
+        for i, line in enumerate(lines)
+        if line.strip() == f"({label})=" or re.match(rf"^:label:\s*{re.escape(label)}\s*$", line)
+    )
     if lines[at].startswith("("):
         start = next(i for i in range(at, len(lines)) if _HEADING.match(lines[i]))
     else:
         start = max((i for i in range(at + 1) if _HEADING.match(lines[i])), default=0)
     level = len(_HEADING.match(lines[start]).group(1)) if _HEADING.match(lines[start]) else 1
-    end = next((i for i in range(start + 1, len(lines))
-                if (h := _HEADING.match(lines[i])) and len(h.group(1)) <= level), len(lines))
+    end = next(
+        (i for i in range(start + 1, len(lines)) if (h := _HEADING.match(lines[i])) and len(h.group(1)) <= level),
+        len(lines),
+    )
     return "\n".join(lines[start:end])
 
 
@@ -152,8 +160,8 @@ def erratum_links() -> list[tuple[str, str, list[str]]]:
 
     A row's own ``{ref}``/``{prf:ref}`` links come from its "demonstrated in" cell ("same section" repeats the row
     above); a table without that column is demonstrated by the links in the section's prose. The numeric ids of
-    the CLLDP chapter and the M/C ids of the multi-class and CPL chapters are this page's own numbering, not used in those chapters, so they
-    are not checked here.
+    the CLLDP chapter and the M/C ids of the multi-class and CPL chapters are this page's own numbering, not used in
+    those chapters, so they are not checked here.
     """
     out = []
     for title, body in erratum_sections(PAGES["errata"].read_text(encoding="utf-8")):
@@ -179,8 +187,9 @@ def test_every_e_and_u_erratum_is_named_in_the_section_it_links_to():
     assert {f"U{k}" for k in range(1, 10)} <= ids and {f"E{k}" for k in range(1, 21)} <= ids, sorted(ids)
     for title, erratum, refs in links:
         assert refs, f"{title}: {erratum} links to no section"
-        assert any(re.search(rf"\b{erratum}\b", labelled_section(lab)) for lab in refs), \
+        assert any(re.search(rf"\b{erratum}\b", labelled_section(lab)) for lab in refs), (
             f"{title}: {erratum} does not appear in the linked section(s) {refs}"
+        )
 
 
 def test_course_refers_to_real_exercises_and_covers_every_chapter():
@@ -189,18 +198,28 @@ def test_course_refers_to_real_exercises_and_covers_every_chapter():
     exercises = exercise_labels()
     assert refs and set(refs) <= exercises, sorted(set(refs) - exercises)
     weeks = re.findall(r"^### Week (\d)", text, re.M)
-    assert weeks == ["1", "2", "3", "4", "5", "6"]          # one theory chapter per 90-minute lecture
+    assert weeks == ["1", "2", "3", "4", "5", "6"]  # one theory chapter per 90-minute lecture
     for week in re.split(r"^### ", text, flags=re.M)[1:]:
         read = next((line for line in week.splitlines() if line.startswith("- Read:")), "")
         assert len(re.findall(r"-theory`", read)) <= 1, f"one lecture, two theory chapters: {week.splitlines()[0]}"
-    for stem in ("00-frequency-oracles", "01-clldp-theory", "02-lopub-theory", "03-multiclass-theory",
-                 "04-cpl-theory", "05-uldp-theory", "06-comparison"):
+    for stem in (
+        "00-frequency-oracles",
+        "01-clldp-theory",
+        "02-lopub-theory",
+        "03-multiclass-theory",
+        "04-cpl-theory",
+        "05-uldp-theory",
+        "06-comparison",
+    ):
         assert f"notebooks/{stem}" in text, f"the course guide never assigns {stem}"
     assert "## Project" in text and "## Prerequisites" in text and "## Objectives" in text
 
 
 def test_synthesis_pages_are_in_the_toc():
     toc = set(toc_files())
-    missing = [p.relative_to(REPO).with_suffix("").as_posix() for p in PAGES.values()
-               if p.relative_to(REPO).with_suffix("").as_posix() not in toc]
+    missing = [
+        p.relative_to(REPO).with_suffix("").as_posix()
+        for p in PAGES.values()
+        if p.relative_to(REPO).with_suffix("").as_posix() not in toc
+    ]
     assert not missing, f"add to _toc.yml: {missing}"

@@ -1,4 +1,5 @@
 """ldp.channels: generic tools for finite channels, on square and non-square channels."""
+
 import numpy as np
 import pytest
 
@@ -6,9 +7,7 @@ from ldp import channels
 from ldp.audit import chi_square_agreement, two_sample_agreement
 from ldp.oracles import GRR
 
-RECT = np.array([[0.5, 0.2, 0.1, 0.1, 0.1],
-                 [0.1, 0.1, 0.6, 0.1, 0.1],
-                 [0.2, 0.2, 0.2, 0.2, 0.2]])
+RECT = np.array([[0.5, 0.2, 0.1, 0.1, 0.1], [0.1, 0.1, 0.6, 0.1, 0.1], [0.2, 0.2, 0.2, 0.2, 0.2]])
 
 
 @pytest.mark.parametrize("x", [0, 1, 2])

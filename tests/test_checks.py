@@ -1,4 +1,5 @@
 """Property-based tests (hypothesis) for the validation helpers in ldp._checks."""
+
 from __future__ import annotations
 
 import math
@@ -148,8 +149,9 @@ def test_float_codes_are_refused_even_when_integral(x):
 
 
 @FAST
-@given(hnp.arrays(np.int64, hnp.array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=4),
-                  elements=st.integers(0, 3)))
+@given(
+    hnp.arrays(np.int64, hnp.array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=4), elements=st.integers(0, 3))
+)
 def test_multidimensional_codes_are_refused(x):
     with pytest.raises(ValueError, match="one-dimensional"):
         check_codes(x, 4)

@@ -1,4 +1,5 @@
 """Tests for ldp.claims: rules, verdicts, the basis policy, provenance, glue keys and JSON round trip."""
+
 from __future__ import annotations
 
 import subprocess
@@ -172,9 +173,15 @@ from ldp.claims import (  # noqa: E402
 _finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 _small = st.floats(min_value=0.0, max_value=10.0, allow_nan=False)
 _rules = st.one_of(
-    st.builds(within_abs, _small), st.builds(within_rel, _small), st.builds(agrees_within, _small, _small),
-    st.builds(agrees_within_rel, _small, _small), st.builds(exceeds, _small), st.builds(at_most),
-    st.builds(at_least), st.builds(same_sign), st.just(lambda p, o: True),
+    st.builds(within_abs, _small),
+    st.builds(within_rel, _small),
+    st.builds(agrees_within, _small, _small),
+    st.builds(agrees_within_rel, _small, _small),
+    st.builds(exceeds, _small),
+    st.builds(at_most),
+    st.builds(at_least),
+    st.builds(same_sign),
+    st.just(lambda p, o: True),
 )
 
 
@@ -214,7 +221,7 @@ def test_basis_is_validated_and_explained():
 def test_tolerance_shows_both_parts_and_respects_reading_precision():
     rule = agrees_within(0.02, our_se=0.004, z=3)
     assert rule.description == "|ours − paper| ≤ 0.02 (reading) + 3×0.004 (MC s.e.)"
-    assert rule(0.5, 0.531) and not rule(0.5, 0.533)          # 0.02 + 0.012 = 0.032
+    assert rule(0.5, 0.531) and not rule(0.5, 0.533)  # 0.02 + 0.012 = 0.032
     rel = agrees_within_rel(0.2, our_se=0.01, z=2, label="reading")
     assert "20%·|paper|" in rel.description and "2×0.01" in rel.description
     assert rel(1.0, 1.21) and not rel(1.0, 1.23)
@@ -225,21 +232,35 @@ def test_tolerance_shows_both_parts_and_respects_reading_precision():
         t.add("too tight", 0.5, 0.5, agrees_within(0.01, our_se=0.004), source=fig)
     with pytest.raises(ValueError, match="reading precision"):
         t.add("too tight", 0.5, 0.5, within_abs(0.015), source=fig)
-    with pytest.raises(ValueError, match="reading precision"):   # 20 % of a log-axis value is 0.2 at 1.0
+    with pytest.raises(ValueError, match="reading precision"):  # 20 % of a log-axis value is 0.2 at 1.0
         t.add("too tight", 1.0, 1.0, within_abs(0.1), source=read_off("Fig. 5", 0.2, relative=True))
     assert t.add("ok", 0.5, 0.51, agrees_within(0.02, our_se=0.004), source=fig) == REPRODUCED
-    assert t.add("printed", 0.261, 0.2612, agrees_within(0.0005, label="printed"),
-                 source=printed("Table III")) == REPRODUCED
+    assert (
+        t.add("printed", 0.261, 0.2612, agrees_within(0.0005, label="printed"), source=printed("Table III"))
+        == REPRODUCED
+    )
     assert list(t.frame()["source"]) == [str(fig), "Table III (printed)"]
-    for bad in (dict(paper_precision=-0.1), dict(paper_precision=0.1, our_se=float("nan")),
-                dict(paper_precision=0.1, z=0), dict(paper_precision=0.1, label="guess")):
-        with pytest.raises(ValueError, match=next(iter(k for k in bad if k != "paper_precision"),
-                                                  "paper_precision")):
+    for bad in (
+        dict(paper_precision=-0.1),
+        dict(paper_precision=0.1, our_se=float("nan")),
+        dict(paper_precision=0.1, z=0),
+        dict(paper_precision=0.1, label="guess"),
+    ):
+        with pytest.raises(ValueError, match=next(iter(k for k in bad if k != "paper_precision"), "paper_precision")):
             agrees_within(**bad)
-    for loose_enough, too_tight in ((at_most(tol=0.02), at_most()), (at_least(tol=0.03), at_least(tol=0.01)),
-                                    (exceeds(0.02), exceeds(0.01))):
-        t.add("bound", 0.5, 0.55 if "ours >" in loose_enough.description else 0.5, loose_enough, source=fig,
-              reason_if_differs="noise")
+    for loose_enough, too_tight in (
+        (at_most(tol=0.02), at_most()),
+        (at_least(tol=0.03), at_least(tol=0.01)),
+        (exceeds(0.02), exceeds(0.01)),
+    ):
+        t.add(
+            "bound",
+            0.5,
+            0.55 if "ours >" in loose_enough.description else 0.5,
+            loose_enough,
+            source=fig,
+            reason_if_differs="noise",
+        )
         with pytest.raises(ValueError, match="reading precision"):
             t.add("bound", 0.5, 0.5, too_tight, source=fig, reason_if_differs="noise")
     t.add("fixed bound", 0.5, 0.05, at_most(0.1), source=fig)  # a fixed bound does not use the read-off value
@@ -252,8 +273,8 @@ def test_tolerance_shows_both_parts_and_respects_reading_precision():
 
 
 def test_margin_rules_fail_on_ties():
-    assert not same_order()([1, 2], [5, 5])                          # a tie never passes
-    assert not same_order(margin=0.1)([1, 2], [5.0, 5.05])           # ordered, but within the noise
+    assert not same_order()([1, 2], [5, 5])  # a tie never passes
+    assert not same_order(margin=0.1)([1, 2], [5.0, 5.05])  # ordered, but within the noise
     assert same_order(margin=0.1)([1, 2], [5.0, 5.2])
     assert "every gap > 0.1" in same_order(margin=0.1).description
     assert not exceeds()(1.0, 1.0) and exceeds()(1.0, 1.001)
@@ -287,8 +308,7 @@ def test_four_totals_and_glue_keys(monkeypatch):
         assert glued[f"four-claims-total-{verdict}"] == 1
     assert glued["four-claims-total"] == 4 and glued["four-claim-4-check"] == AGREES
     board = scoreboard([t])
-    assert list(board.columns) == [REPRODUCED, DIFFERS, NOT_REPRODUCIBLE, QUALITATIVE_ONLY, "claims",
-                                   "without source"]
+    assert list(board.columns) == [REPRODUCED, DIFFERS, NOT_REPRODUCIBLE, QUALITATIVE_ONLY, "claims", "without source"]
     assert board.loc["total", "without source"] == 4 and t.missing_sources() == ["r", "d", "n", "q"]
 
 
@@ -297,14 +317,16 @@ def test_json_round_trip_keeps_basis_check_and_source(tmp_path):
     t.add("q", 0.5, 0.52, agrees_within(0.02, 0.004), basis=MODEL, source=read_off("Fig. 6a", 0.02))
     t.add("r", 0.261, 0.2611, agrees_within(0.0005, label="printed"), source=printed("Table III"))
     back = ClaimsTable.read_json(t.write_json(tmp_path / "rt.json"))
-    pd.testing.assert_frame_equal(back.frame()[["verdict", "reason", "criterion", "check", "basis", "source"]],
-                                  t.frame()[["verdict", "reason", "criterion", "check", "basis", "source"]])
+    pd.testing.assert_frame_equal(
+        back.frame()[["verdict", "reason", "criterion", "check", "basis", "source"]],
+        t.frame()[["verdict", "reason", "criterion", "check", "basis", "source"]],
+    )
     assert back.totals() == t.totals() and back.missing_sources() == []
     bad = tmp_path / "bad.json"
     bad.write_text('{"chapter": "x", "claims": [{"claim": "a", "verdict": "reproduced", "basis": "stand-in"}]}')
     with pytest.raises(ValueError, match="policy"):
         ClaimsTable.read_json(bad)
-    old = tmp_path / "old.json"   # a file written before the basis column existed
+    old = tmp_path / "old.json"  # a file written before the basis column existed
     old.write_text('{"chapter": "x", "claims": [{"claim": "a", "verdict": "reproduced"}]}')
     row = ClaimsTable.read_json(old).frame().iloc[0]
     assert row["basis"] == PAPER_DATA and row["check"] == AGREES and row["source"] == ""
@@ -341,7 +363,7 @@ def test_show_is_readable_at_page_width():
     assert "table-layout: fixed" in html and 'class="dataframe ldp-claims"' in html
     widths = [float(w) for w in re.findall(r"th\.col\d+ \{\s*width: ([\d.]+)%", html)]
     assert len(widths) == 6 and 95 <= sum(widths) + 3 <= 101 and min(widths) >= 8
-    assert "a &lt;b&gt; claim<br><small class=\"ldp-beneath\">because of &lt;noise&gt; &amp; more</small>" in html
+    assert 'a &lt;b&gt; claim<br><small class="ldp-beneath">because of &lt;noise&gt; &amp; more</small>' in html
     header = re.findall(r"<th[^>]*col_heading[^>]*>([^<]*)</th>", html)
     assert header == ["claim", "paper", "ours", "verdict", "rule", "basis"]
-    assert t.frame()["reason"].tolist() == ["because of <noise> & more", ""]   # the data are unchanged
+    assert t.frame()["reason"].tolist() == ["because of <noise> & more", ""]  # the data are unchanged

@@ -1,4 +1,5 @@
 """Multi-round leakage accounting of paper 000 (Thms 5-6, Eqs. (13), (15)); spec §6.15."""
+
 from __future__ import annotations
 
 import math
@@ -36,14 +37,17 @@ def test_no_report_round_costs_nothing():
     assert a[1] == pytest.approx(a[0]) and a[2] == pytest.approx(b[1])
 
 
-@pytest.mark.parametrize("w,rule,eps_r,log_pl", [
-    (1.0, "remaining_even", [0.4, 0.4, 0.4, 0.4, 0.4], 2.0),
-    (1.0, "paper_literal", [0.4, 0.5, 0.667, 0.433, 0.0], 2.0),
-    (0.5, "remaining_even", [0.4, 0.4, 0.366, 0.282, 0.057], 1.992),
-    (0.5, "paper_literal", [0.4, 0.5, 0.604, 0.061, 0.004], 1.999),
-    (0.1, "remaining_even", [0.4, 0.333, 0.089, 0.013, 0.002], 1.998),
-    (0.1, "paper_literal", [0.4, 0.333, 0.089, 0.013, 0.002], 1.998),
-])
+@pytest.mark.parametrize(
+    "w,rule,eps_r,log_pl",
+    [
+        (1.0, "remaining_even", [0.4, 0.4, 0.4, 0.4, 0.4], 2.0),
+        (1.0, "paper_literal", [0.4, 0.5, 0.667, 0.433, 0.0], 2.0),
+        (0.5, "remaining_even", [0.4, 0.4, 0.366, 0.282, 0.057], 1.992),
+        (0.5, "paper_literal", [0.4, 0.5, 0.604, 0.061, 0.004], 1.999),
+        (0.1, "remaining_even", [0.4, 0.333, 0.089, 0.013, 0.002], 1.998),
+        (0.1, "paper_literal", [0.4, 0.333, 0.089, 0.013, 0.002], 1.998),
+    ],
+)
 def test_schedule_regression_table(w, rule, eps_r, log_pl):
     """The budget table of spec §4.9 (ε = 2, dep = 5, constant ω)."""
     e, pl = budget_schedule(2.0, 5, w, rule)
@@ -52,8 +56,12 @@ def test_schedule_regression_table(w, rule, eps_r, log_pl):
 
 
 @settings(max_examples=100, deadline=None)
-@given(eps=st.floats(0.1, 8), dep=st.integers(1, 6), rule=st.sampled_from(BUDGET_RULES),
-       ws=st.lists(st.floats(0.01, 1.0), min_size=6, max_size=6))
+@given(
+    eps=st.floats(0.1, 8),
+    dep=st.integers(1, 6),
+    rule=st.sampled_from(BUDGET_RULES),
+    ws=st.lists(st.floats(0.01, 1.0), min_size=6, max_size=6),
+)
 def test_schedule_never_exceeds_budget(eps, dep, rule, ws):
     w = np.sort(np.asarray(ws))[::-1][:dep]  # non-increasing beliefs (Thm 6)
     e, pl = budget_schedule(eps, dep, w, rule)
@@ -94,7 +102,7 @@ def test_round_budget_validation():
 def _two_round_exact_pl(F, eps1, w1, eps2, w2):
     """Exact PL of two kHR rounds with k = 1: on (u, l), then on ((u, v), l); F has shape (m_l, m_u, m_v)."""
     m_l, m_u, m_v = F.shape
-    P1 = KHR(eps1, w1, 1, m_u, m_l).channel().reshape(m_l, m_u, -1)          # (l, u, y1)
+    P1 = KHR(eps1, w1, 1, m_u, m_l).channel().reshape(m_l, m_u, -1)  # (l, u, y1)
     P2 = KHR(eps2, w2, 1, m_u * m_v, m_l).channel().reshape(m_l, m_u, m_v, -1)  # (l, u, v, y2)
     Q = np.einsum("luv,lua,luvb->lab", F, P1, P2).reshape(m_l, -1)
     return math.exp(channel_epsilon(Q))
@@ -131,11 +139,11 @@ def test_increasing_beliefs_refused():
     before = led.pl.copy()
     with pytest.raises(ValueError, match=r"round 2 uses omega = 0.5 after 0.1 in the previous round \(user 1"):
         led.charge(2, idx, led.budget(2, idx, [0.1, 0.5, 0.1]), [0.1, 0.5, 0.1])
-    np.testing.assert_array_equal(led.pl, before)          # refused before any state changed
+    np.testing.assert_array_equal(led.pl, before)  # refused before any state changed
 
 
 def test_non_increasing_beliefs_accepted_and_within_budget():
-    w = [0.9, 0.9, 0.5, 0.5, 0.1]                          # equal steps are allowed
+    w = [0.9, 0.9, 0.5, 0.5, 0.1]  # equal steps are allowed
     e, pl = budget_schedule(2.0, 5, w)
     assert np.all(e >= 0) and math.log(pl[-1]) <= 2.0 + 1e-12
     led = LeakageLedger(2, 2.0, 5)
@@ -147,6 +155,6 @@ def test_non_increasing_beliefs_accepted_and_within_budget():
     led = LeakageLedger(2, 2.0, 3)
     led.charge(1, [0, 1], led.budget(1, [0, 1], 0.4), 0.4)
     led.charge(2, [0], led.budget(2, [0], 0.2), 0.2)
-    led.charge(3, [1], led.budget(3, [1], 0.4), 0.4)       # user 1: 0.4 then 0.4, fine
+    led.charge(3, [1], led.budget(3, [1], 0.4), 0.4)  # user 1: 0.4 then 0.4, fine
     with pytest.raises(ValueError, match="round 3"):
-        led.charge(3, [0], led.budget(3, [0], 0.3), 0.3)   # user 0: 0.2 then 0.3
+        led.charge(3, [0], led.budget(3, [0], 0.3), 0.3)  # user 0: 0.2 then 0.3

@@ -1,4 +1,5 @@
 """Naive Bayes and CART under CLLDP / LabelDP (paper 000, Algs. 3-4), the attack, the ω sample."""
+
 from __future__ import annotations
 
 import warnings
@@ -13,13 +14,13 @@ from ldp.clldp.accounting import pl_true_beliefs
 from ldp.clldp.attack import clldp_attack, labeldp_attack
 from ldp.clldp.belief import belief_functions, estimate_conditionals, true_conditionals
 from ldp.clldp.datasets import healthcare_standin
-from ldp.clldp.trials import tree_true_leakage
 from ldp.clldp.naive_bayes import CLLDPNaiveBayes, collect_clldp_joints, exact_joints, nb_from_joints, nb_log_scores
 from ldp.clldp.tree import CLLDPDecisionTree
+from ldp.clldp.trials import tree_true_leakage
 
 DT_EXPECTED_FAILURES = {
     "check_classifiers_train": "attributes are categorical: on continuous blobs every value is its own "
-                               "category, and one-vs-rest tests on single values cannot separate the classes",
+    "category, and one-vs-rest tests on single values cannot separate the classes",
 }
 
 
@@ -56,8 +57,11 @@ def test_naive_bayes_passes_sklearn_checks():
 def test_decision_tree_passes_documented_subset_of_sklearn_checks():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        results = check_estimator(CLLDPDecisionTree(epsilon=8.0, max_depth=3, random_state=0),
-                                  expected_failed_checks=DT_EXPECTED_FAILURES, on_fail=None)
+        results = check_estimator(
+            CLLDPDecisionTree(epsilon=8.0, max_depth=3, random_state=0),
+            expected_failed_checks=DT_EXPECTED_FAILURES,
+            on_fail=None,
+        )
     failed = [r["check_name"] for r in results if r["status"] == "failed"]
     assert failed == []
     assert sum(r["status"] == "passed" for r in results) >= 50
@@ -76,8 +80,7 @@ def test_tiny_omega_is_noise_free(nb_world):
     X, y, Xt, _, sizes = nb_world
     fns = belief_functions(1e-9, len(sizes))
     tables = collect_clldp_joints(X, y, sizes, 2, 1.0, "khr", 1, fns, rng=5)
-    clean = [exact_joints(X[tables.groups == c], y[tables.groups == c], sizes, 2).joints[c]
-             for c in range(len(sizes))]
+    clean = [exact_joints(X[tables.groups == c], y[tables.groups == c], sizes, 2).joints[c] for c in range(len(sizes))]
     for J, C in zip(tables.joints, clean):
         np.testing.assert_allclose(J, C, atol=1e-5)
     a = np.argmax(nb_log_scores(*nb_from_joints(tables.joints, 2), Xt), axis=1)
@@ -105,8 +108,10 @@ def test_nb_approaches_non_private(nb_world):
     clean = CLLDPNaiveBayes(mechanism="none", n_categories=sizes).fit(X, y).score(Xt, yt)
     split = CLLDPNaiveBayes(8.0, "khr", k=1, omega=1e-9, n_categories=sizes, random_state=2).fit(X, y).score(Xt, yt)
     for mech, limit in (("khr", split), ("basic", split), ("labeldp", clean)):
-        acc = {eps: CLLDPNaiveBayes(eps, mech, n_categories=sizes, random_state=2).fit(X, y).score(Xt, yt)
-               for eps in (0.5, 8.0, 16.0)}
+        acc = {
+            eps: CLLDPNaiveBayes(eps, mech, n_categories=sizes, random_state=2).fit(X, y).score(Xt, yt)
+            for eps in (0.5, 8.0, 16.0)
+        }
         # every accuracy is measured on the same yt.size test rows: allow 4 standard errors of the limit
         slack = accuracy_slack(limit, yt.size)
         # at ε = 16 the mechanisms' own noise is negligible (the basic solution keeps a bit w.p. 1 - 3e-4)
@@ -128,13 +133,16 @@ def test_omega_sample_estimates_truth(nb_world):
 
 
 # ---------------------------------------------------------------------------- decision tree
-@pytest.mark.parametrize("kwargs", [
-    dict(mechanism="khr"),
-    dict(mechanism="khr", budget_rule="paper_literal", k="floor"),
-    dict(mechanism="khr", omega_update="previous_estimate", candidate_rule="literal", combine="mean"),
-    dict(mechanism="khr", omega="true", k="one"),
-    dict(mechanism="basic"),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(mechanism="khr"),
+        dict(mechanism="khr", budget_rule="paper_literal", k="floor"),
+        dict(mechanism="khr", omega_update="previous_estimate", candidate_rule="literal", combine="mean"),
+        dict(mechanism="khr", omega="true", k="one"),
+        dict(mechanism="basic"),
+    ],
+)
 @pytest.mark.parametrize("eps", [0.5, 3.0])
 def test_tree_budget_never_exceeds_epsilon(kwargs, eps):
     X, y = one_attribute_world(3000, seed=1)
@@ -185,6 +193,7 @@ def test_attribute_guess_accuracy_exact():
     from ldp.clldp import KHR, label_channel
     from ldp.clldp.attack import attribute_guess_accuracy, bayes_optimal_accuracy
     from ldp.clldp.paper import TABLE1
+
     prior = np.array([0.3, 0.7])
     exact = label_channel(np.eye(6), TABLE1)
     assert attribute_guess_accuracy(exact, TABLE1, prior) == pytest.approx(bayes_optimal_accuracy(TABLE1, prior))
@@ -197,15 +206,18 @@ def test_attribute_guess_accuracy_exact():
 
 
 # ---------------------------------------------------------------------------- validation
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(mechanism="ldp"), "mechanism must be one of"),
-    (dict(epsilon=0.0), "epsilon must be > 0"),
-    (dict(omega=1.5), r"omega must lie in \(0, 1\]"),
-    (dict(omega="guess"), "omega must be 'sample'"),
-    (dict(k=0), "k must be a positive int"),
-    (dict(k="best"), "k must be a positive int"),
-    (dict(omega_fraction=1.0), r"omega_fraction must lie in \(0, 1\)"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(mechanism="ldp"), "mechanism must be one of"),
+        (dict(epsilon=0.0), "epsilon must be > 0"),
+        (dict(omega=1.5), r"omega must lie in \(0, 1\]"),
+        (dict(omega="guess"), "omega must be 'sample'"),
+        (dict(k=0), "k must be a positive int"),
+        (dict(k="best"), "k must be a positive int"),
+        (dict(omega_fraction=1.0), r"omega_fraction must lie in \(0, 1\)"),
+    ],
+)
 def test_classifier_rejects_bad_parameters(kwargs, match):
     X, y = one_attribute_world(200)
     for cls in (CLLDPNaiveBayes, CLLDPDecisionTree):

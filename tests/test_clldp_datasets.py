@@ -1,4 +1,5 @@
 """Data for paper 000: synthetic generators (Table 4 reading), public tables, stand-ins."""
+
 from __future__ import annotations
 
 import math
@@ -37,6 +38,7 @@ def test_generator_matches_its_conditional(name):
 def test_table4_reading():
     """Variance reading + rounding to nearest integer reproduces Table 4; sd reading and floor do not."""
     from scipy import stats
+
     assert omega(synthetic_conditional("N(25,1)"), 1) == pytest.approx(0.3829, abs=1e-4)
     assert omega(synthetic_conditional("N(25,0.3)"), 1) == pytest.approx(0.6387, abs=1e-4)
     assert 2 * stats.norm.cdf(0.5 / 0.3) - 1 == pytest.approx(0.904, abs=1e-3)  # sd = 0.3 reading
@@ -63,8 +65,10 @@ def test_smartgrid_augmentation_and_standin():
     assert len(big) == 1200
     # the six copies permute nodes 2-4 jointly: the multiset of (tau_j, p_j, g_j) triples is preserved
     row = big.iloc[[0, 200, 400, 600, 800, 1000]]
-    assert np.allclose(np.sort(row[["tau2", "tau3", "tau4"]].to_numpy(), axis=1),
-                       np.sort(base.loc[[0], ["tau2", "tau3", "tau4"]].to_numpy(), axis=1))
+    assert np.allclose(
+        np.sort(row[["tau2", "tau3", "tau4"]].to_numpy(), axis=1),
+        np.sort(base.loc[[0], ["tau2", "tau3", "tau4"]].to_numpy(), axis=1),
+    )
     table = smartgrid_table(base)
     assert table.n == 1200 and table.X.shape[1] == 13 and max(table.sizes) == 10
     assert 0.55 < np.mean(table.y == table.classes.index("unstable")) < 0.72
@@ -80,6 +84,7 @@ def test_healthcare_standin_shape():
 def test_public_joint_error_trial():
     """Fig. 3 on a public table: four methods, ω from the SS sample, Eq. (7) given the ω used."""
     from ldp.clldp.trials import FIG3_PUBLIC_ATTRIBUTE, JOINT_METHODS, public_joint_error_trial
+
     rows = public_joint_error_trial("healthcare", 8.0, rng=1, max_rows=3000)
     assert [r["method"] for r in rows] == list(JOINT_METHODS)
     m = 32 * 2  # Hospital_code x two labels

@@ -1,4 +1,5 @@
 """kHR, the basic solution, ω, leakage and the k rule of paper 000 (spec §6 closed-form facts)."""
+
 from __future__ import annotations
 
 import math
@@ -9,15 +10,39 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldp.audit import channel_epsilon, chi_square_agreement, two_sample_agreement
-from ldp.clldp import (KHR, BasicSolution, approx_n_variance, approx_n_variance_k, basic_epsilon, basic_p,
-                       conditional_from_joint, khr_ldp_epsilon, expected_sq_l2, k_ceil, k_floor, khr_epsilon,
-                       khr_leakage, khr_p, khr_q, khr_theta, khr_variance, label_channel, labeldp_channel,
-                       labeldp_leakage, leakage_increment, omega, omega_bruteforce, omega_curve, privacy_leakage,
-                       resolve_k, select_k)
-from ldp.oracles import subset as subset_module
+from ldp.clldp import (
+    KHR,
+    BasicSolution,
+    approx_n_variance,
+    approx_n_variance_k,
+    basic_epsilon,
+    basic_p,
+    conditional_from_joint,
+    expected_sq_l2,
+    k_ceil,
+    k_floor,
+    khr_epsilon,
+    khr_ldp_epsilon,
+    khr_leakage,
+    khr_p,
+    khr_q,
+    khr_theta,
+    khr_variance,
+    label_channel,
+    labeldp_channel,
+    labeldp_leakage,
+    leakage_increment,
+    omega,
+    omega_bruteforce,
+    omega_curve,
+    privacy_leakage,
+    resolve_k,
+    select_k,
+)
 from ldp.clldp.datasets import SYNTHETIC_NAMES, synthetic_conditional
 from ldp.clldp.paper import TABLE1, TABLE4
 from ldp.oracles import GRR, SUE, SubsetSelection, UnaryEncoding
+from ldp.oracles import subset as subset_module
 
 EPS_GRID = (0.5, 1, 2, 3, 4, 5, 6, 7, 8)
 
@@ -72,14 +97,17 @@ def test_khr_is_ss_at_effective_budget():
     assert math.isclose(channel_epsilon(mech.channel()), mech.ldp_epsilon, rel_tol=1e-9)
 
 
-@pytest.mark.parametrize("eps,w,k,m,p,q,nvar", [
-    (1, 0.5, 1, 10, 0.330186, 0.074424, 1.053056),
-    (1, 1.0, 1, 10, 0.231969, 0.085337, 3.630249),
-    (1, 1.0, 3, 10, 0.538102, 0.273544, 2.839210),
-    (3, 0.02, 1, 250, 0.793237, 0.000830, 0.001321),
-    (3, 1.0, 12, 250, 0.503159, 0.046172, 0.210883),
-    (2, 0.3, 4, 40, 0.712431, 0.084297, 0.195641),
-])
+@pytest.mark.parametrize(
+    "eps,w,k,m,p,q,nvar",
+    [
+        (1, 0.5, 1, 10, 0.330186, 0.074424, 1.053056),
+        (1, 1.0, 1, 10, 0.231969, 0.085337, 3.630249),
+        (1, 1.0, 3, 10, 0.538102, 0.273544, 2.839210),
+        (3, 0.02, 1, 250, 0.793237, 0.000830, 0.001321),
+        (3, 1.0, 12, 250, 0.503159, 0.046172, 0.210883),
+        (2, 0.3, 4, 40, 0.712431, 0.084297, 0.195641),
+    ],
+)
 def test_reference_values(eps, w, k, m, p, q, nvar):
     pp = khr_p(eps, w, k, m)
     qq = khr_q(pp, k, m)
@@ -136,7 +164,8 @@ def test_footnote4_values():
     assert leakage_increment(1.0, 0.4, 0.6) == pytest.approx(0.859141, abs=1e-6)
     for w_used, w_true in ((0.4, 0.6), (0.7, 0.3), (1.0, 1.0)):
         assert khr_leakage(2.0, w_used, w_true) - math.exp(2.0) == pytest.approx(
-            leakage_increment(2.0, w_used, w_true), rel=1e-12, abs=1e-12)
+            leakage_increment(2.0, w_used, w_true), rel=1e-12, abs=1e-12
+        )
 
 
 def test_basic_solution_forces_omega_one():
@@ -307,12 +336,15 @@ def test_basic_count_sampler_and_variance():
     assert np.all(np.abs(z) < 4)
 
 
-@pytest.mark.parametrize("n,k,m_attr,m_label,w", [
-    (1_000_000, 1, 50, 5, 1.0),      # the issue's target size, GRR fast path
-    (1_000_000, 12, 50, 5, 1.0),     # the issue's target size, Eq. 8's k at ε = 3
-    (200_000, 94, 50, 5, 1.0),       # the largest k of Fig. 3 (ε = 0.5, floor)
-    (200_000, 3, 10, 2, 0.4),        # ω < 1, small product domain
-])
+@pytest.mark.parametrize(
+    "n,k,m_attr,m_label,w",
+    [
+        (1_000_000, 1, 50, 5, 1.0),  # the issue's target size, GRR fast path
+        (1_000_000, 12, 50, 5, 1.0),  # the issue's target size, Eq. 8's k at ε = 3
+        (200_000, 94, 50, 5, 1.0),  # the largest k of Fig. 3 (ε = 0.5, floor)
+        (200_000, 3, 10, 2, 0.4),  # ω < 1, small product domain
+    ],
+)
 def test_sampler_counts_at_scale(n, k, m_attr, m_label, w):
     """Correctness of the per-user sampler at scale (its speed is measured in the benchmarks, not here).
 
@@ -352,10 +384,12 @@ def test_integer_argmin_at_omega_one_is_floor_or_ceil():
 
 
 def test_eq8_on_synthetic_truths():
-    expected = {"U(1,50)": [1] * 9,
-                "N(25,1)": [95, 68, 30, 1, 1, 1, 1, 1, 1],
-                "N(25,0.3)": [95, 68, 30, 12, 1, 1, 1, 1, 1],
-                "D(25)": [95, 68, 30, 12, 5, 1, 1, 1, 1]}
+    expected = {
+        "U(1,50)": [1] * 9,
+        "N(25,1)": [95, 68, 30, 1, 1, 1, 1, 1, 1],
+        "N(25,0.3)": [95, 68, 30, 12, 1, 1, 1, 1, 1],
+        "D(25)": [95, 68, 30, 12, 5, 1, 1, 1, 1],
+    }
     for name, ks in expected.items():
         cond = synthetic_conditional(name)
         assert [select_k(e, 250, cond) for e in EPS_GRID] == ks
@@ -396,17 +430,20 @@ def test_resolve_k():
 
 
 # ---------------------------------------------------------------------------- validation
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(epsilon=0.0), "epsilon must be > 0"),
-    (dict(epsilon=-1.0), "epsilon must be > 0"),
-    (dict(epsilon=float("nan")), "epsilon must be finite"),
-    (dict(omega=0.0), r"omega must lie in \(0, 1\]"),
-    (dict(omega=1.5), r"omega must lie in \(0, 1\]"),
-    (dict(k=0), "k must be >= 1"),
-    (dict(k=10), "k must be <= 9"),
-    (dict(m_attr=0), "m_attr must be >= 1"),
-    (dict(m_label=1), "m_label must be >= 2"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(epsilon=0.0), "epsilon must be > 0"),
+        (dict(epsilon=-1.0), "epsilon must be > 0"),
+        (dict(epsilon=float("nan")), "epsilon must be finite"),
+        (dict(omega=0.0), r"omega must lie in \(0, 1\]"),
+        (dict(omega=1.5), r"omega must lie in \(0, 1\]"),
+        (dict(k=0), "k must be >= 1"),
+        (dict(k=10), "k must be <= 9"),
+        (dict(m_attr=0), "m_attr must be >= 1"),
+        (dict(m_label=1), "m_label must be >= 2"),
+    ],
+)
 def test_khr_rejects_bad_parameters(kwargs, match):
     params = dict(epsilon=1.0, omega=0.5, k=2, m_attr=5, m_label=2)
     params.update(kwargs)
@@ -433,8 +470,11 @@ def test_khr_rejects_bad_data():
 
 
 @settings(max_examples=60, deadline=None)
-@given(w=st.one_of(st.floats(max_value=0.0, allow_nan=False), st.floats(min_value=1.0000001, allow_nan=False,
-                                                                        allow_infinity=False)))
+@given(
+    w=st.one_of(
+        st.floats(max_value=0.0, allow_nan=False), st.floats(min_value=1.0000001, allow_nan=False, allow_infinity=False)
+    )
+)
 def test_omega_outside_unit_interval_always_rejected(w):
     with pytest.raises(ValueError, match="omega"):
         KHR(1.0, w, 1, 3, 2)

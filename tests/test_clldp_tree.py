@@ -4,6 +4,7 @@ The vectorised steps replace per-user Python loops over frozensets; every test h
 with the plain loop it replaced, and ``test_outputs_identical_to_the_per_user_implementation`` pins
 whole runs to outputs recorded from the per-user implementation (commit 483d014) before the change.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -15,10 +16,21 @@ from ldp.clldp.kchoice import resolve_k
 from ldp.clldp.tree import JointPool, TreeNode, clldp_tree
 from ldp.clldp.tree.nodes import decide
 from ldp.clldp.tree.pool import node_stats
-from ldp.clldp.tree.protocol import (_extend_sequences, attrs_of_mask, candidates_covering, candidates_literal,
-                                     choose_attributes, extend_combinations, first_round_parameters,
-                                     groups_by_first_appearance, grow_frontier, mask_frozensets,
-                                     previous_estimate_beliefs, report_groups, set_identifiers)
+from ldp.clldp.tree.protocol import (
+    _extend_sequences,
+    attrs_of_mask,
+    candidates_covering,
+    candidates_literal,
+    choose_attributes,
+    extend_combinations,
+    first_round_parameters,
+    groups_by_first_appearance,
+    grow_frontier,
+    mask_frozensets,
+    previous_estimate_beliefs,
+    report_groups,
+    set_identifiers,
+)
 
 
 def _masks(sets):
@@ -56,7 +68,7 @@ def test_report_groups_match_unique_rows():
 
 def test_choose_attributes_draws_like_the_per_user_loop():
     state = np.random.default_rng(3).integers(0, 5, size=300)
-    cands = {s: list(range(s + 1)) if s < 4 else [] for s in range(5)}   # state 4 has no candidate
+    cands = {s: list(range(s + 1)) if s < 4 else [] for s in range(5)}  # state 4 has no candidate
     got = choose_attributes(state, lambda i: cands[int(state[i])], np.random.default_rng(9))
     gen = np.random.default_rng(9)
     expected = np.empty(state.size, dtype=np.int64)
@@ -99,12 +111,12 @@ def test_candidate_rules():
     paths = [frozenset({0, 1}), frozenset({1, 2})]
     assert candidates_covering(frozenset({0}), paths, 4) == [1]
     assert candidates_covering(frozenset({1}), paths, 4) == [0, 2]
-    assert candidates_covering(frozenset({1, 2}), paths, 4) == [0, 3]       # covers {1, 2}: any new attribute
-    assert candidates_covering(frozenset({3}), paths, 4) == [0, 1, 2]       # fallback A \ SL
+    assert candidates_covering(frozenset({1, 2}), paths, 4) == [0, 3]  # covers {1, 2}: any new attribute
+    assert candidates_covering(frozenset({3}), paths, 4) == [0, 1, 2]  # fallback A \ SL
     assert candidates_covering(frozenset({0, 1, 2, 3}), paths, 4) == []
-    assert candidates_literal((0, 2), [(0,), (1, 3)], 4) == [0]             # one extra attribute, off the branch
+    assert candidates_literal((0, 2), [(0,), (1, 3)], 4) == [0]  # one extra attribute, off the branch
     assert candidates_literal((1,), [(0,)], 3) == [0]
-    assert candidates_literal((1, 2), [(0,)], 3) == [0]                    # two extra: fallback A \ SL
+    assert candidates_literal((1, 2), [(0,)], 3) == [0]  # two extra: fallback A \ SL
 
 
 def test_first_round_parameters():
@@ -118,19 +130,21 @@ def test_first_round_parameters():
 
 def test_previous_estimate_beliefs_match_the_per_mover_loop():
     from ldp.clldp.omega import conditional_from_joint, omega_curve
+
     g = np.random.default_rng(5)
     pool = JointPool((3, 4), 2)
     pool.add((0,), g.random((2, 3)), 10.0)
     pool.add((0, 1), g.random((2, 3, 4)), 5.0)
-    masks = np.array([1, 3, 1, 2, 3, 1], dtype=np.int64)        # {0}, {0,1}, {0}, {1} (from {0,1}), ...
+    masks = np.array([1, 3, 1, 2, 3, 1], dtype=np.int64)  # {0}, {0,1}, {0}, {1} (from {0,1}), ...
     k = np.array([1, 2, 2, 1, 2, 1])
     w_prev = np.array([0.9, 0.2, 0.9, 0.9, 0.9, 0.1])
     got = previous_estimate_beliefs(pool, masks, k, w_prev, 2)
     expected = w_prev.copy()
     for j in range(masks.size):
         J = pool.marginal(attrs_of_mask(masks[j]))
-        expected[j] = min(expected[j], float(omega_curve(conditional_from_joint(J.reshape(2, -1)),
-                                                         np.array([k[j]]))[0]))
+        expected[j] = min(
+            expected[j], float(omega_curve(conditional_from_joint(J.reshape(2, -1)), np.array([k[j]]))[0])
+        )
     assert np.array_equal(got, expected)
 
 
@@ -161,9 +175,15 @@ def _tree(node):
 
 
 def _digest(res):
-    parts = (_tree(res.root), np.round(res.ledger.spent, 12).tolist(), np.round(res.ledger.omega_used, 12).tolist(),
-             np.asarray(res.k).tolist(), res.rounds, list(res.groups_per_round),
-             [[tuple(sorted(s)) for s in r] for r in res.sets])
+    parts = (
+        _tree(res.root),
+        np.round(res.ledger.spent, 12).tolist(),
+        np.round(res.ledger.omega_used, 12).tolist(),
+        np.asarray(res.k).tolist(),
+        res.rounds,
+        list(res.groups_per_round),
+        [[tuple(sorted(s)) for s in r] for r in res.sets],
+    )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
@@ -179,10 +199,28 @@ def _cases():
             for upd in ("first_round", "previous_estimate"):
                 if mech == "basic" and upd == "previous_estimate":
                     continue
-                out[f"{mech}-{cand}-{upd}"] = (X, y, [6] * 5, 2, 3.0, 5, mech, 1,
-                                               dict(omega_update=upd, candidate_rule=cand))
-    out["khr-mean-paper_literal"] = (X, y, [6] * 5, 2, 3.0, 5, "khr", 1,
-                                     dict(combine="mean", budget_rule="paper_literal"))
+                out[f"{mech}-{cand}-{upd}"] = (
+                    X,
+                    y,
+                    [6] * 5,
+                    2,
+                    3.0,
+                    5,
+                    mech,
+                    1,
+                    dict(omega_update=upd, candidate_rule=cand),
+                )
+    out["khr-mean-paper_literal"] = (
+        X,
+        y,
+        [6] * 5,
+        2,
+        3.0,
+        5,
+        "khr",
+        1,
+        dict(combine="mean", budget_rule="paper_literal"),
+    )
     out["three-class-eq8"] = (X2, y2, [4] * 6, 3, 1.0, 4, "khr", "eq8", dict(omega_update="previous_estimate"))
     out["three-class-floor-literal"] = (X2, y2, [4] * 6, 3, 8.0, 5, "khr", "floor", dict(candidate_rule="literal"))
     return out
@@ -207,16 +245,17 @@ def test_outputs_identical_to_the_per_user_implementation(name):
     X, y, sizes, m, eps, dep, mech, k, kw = _cases()[name]
     fns = [(lambda kk, a=a: 0.9 - 0.1 * a / (kk + 1)) for a in range(X.shape[1])]
     res = clldp_tree(X, y, sizes, m, eps, dep, mech, k, fns, 7, **kw)
-    assert res.rounds > 1 and max(res.groups_per_round) > 1     # the case exercises several rounds and groups
+    assert res.rounds > 1 and max(res.groups_per_round) > 1  # the case exercises several rounds and groups
     assert _digest(res) == RECORDED[name]
 
 
 def test_true_leakage_matches_the_per_user_loop():
     from ldp.clldp.accounting import pl_true_beliefs
     from ldp.clldp.encoding import combination_codes
-    from ldp.clldp.trials import tree_true_leakage
     from ldp.clldp.omega import conditional_from_joint, omega_curve
     from ldp.clldp.tree import CLLDPDecisionTree
+    from ldp.clldp.trials import tree_true_leakage
+
     g = np.random.default_rng(8)
     X = g.integers(0, 5, size=(4000, 4))
     y = ((X[:, 0] + X[:, 1] + g.integers(0, 3, 4000)) % 3).astype(np.int64)

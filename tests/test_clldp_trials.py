@@ -1,5 +1,6 @@
 """Helpers behind the CLLDP experiments chapter: paired gaps, trial summaries, the paper's constants, and the
 exact two-round leakage used by the theory chapter."""
+
 from __future__ import annotations
 
 import math
@@ -19,18 +20,20 @@ def _frame():
     rows = []
     for g, shift in (("g1", [1.0, 2.0, 3.0]), ("g2", [0.0, 0.0, 0.0])):
         for t in range(3):
-            rows += [dict(group=g, trial=t, method="A", v=10.0 + t),
-                     dict(group=g, trial=t, method="B", v=10.0 + t + shift[t]),
-                     dict(group=g, trial=t, method="C", v=30.0)]
+            rows += [
+                dict(group=g, trial=t, method="A", v=10.0 + t),
+                dict(group=g, trial=t, method="B", v=10.0 + t + shift[t]),
+                dict(group=g, trial=t, method="C", v=30.0),
+            ]
     return pd.DataFrame(rows)
 
 
 def test_paired_gap_is_the_mean_within_trial_difference_with_its_standard_error():
     out = paired_gap(_frame(), "v", "B", "A", by=["group"])
     assert out.loc["g1", "gap"] == pytest.approx(2.0)
-    assert out.loc["g1", "se"] == pytest.approx(1.0 / math.sqrt(3))      # sd of (1, 2, 3) is 1
+    assert out.loc["g1", "se"] == pytest.approx(1.0 / math.sqrt(3))  # sd of (1, 2, 3) is 1
     assert out.loc["g1", "z"] == pytest.approx(2.0 * math.sqrt(3))
-    assert out.loc["g2", "gap"] == 0.0 and out.loc["g2", "z"] == 0.0      # an exact tie is z = 0, not NaN
+    assert out.loc["g2", "gap"] == 0.0 and out.loc["g2", "z"] == 0.0  # an exact tie is z = 0, not NaN
 
 
 def test_paired_gap_picks_the_lowest_or_highest_mean_of_a_list():
@@ -95,8 +98,16 @@ def test_draw_errors_draws_one_series_per_method_and_refuses_bad_frames():
 
     from ldp.clldp.figures import draw_errors
 
-    frame = pd.DataFrame({"dataset": "D", "method": ["a", "a", "b", "b"], "epsilon": [1.0, 2.0, 1.0, 2.0],
-                          "err_mean": [1.0, 0.5, 2.0, 1.0], "err_se": 0.1, "theory_mean": [1.0, 0.5, 2.0, 1.0]})
+    frame = pd.DataFrame(
+        {
+            "dataset": "D",
+            "method": ["a", "a", "b", "b"],
+            "epsilon": [1.0, 2.0, 1.0, 2.0],
+            "err_mean": [1.0, 0.5, 2.0, 1.0],
+            "err_se": 0.1,
+            "theory_mean": [1.0, 0.5, 2.0, 1.0],
+        }
+    )
     fig, ax = plt.subplots()
     draw_errors(ax, frame, "D")
     assert ax.get_legend_handles_labels()[1] == ["a", "b"] and ax.get_yscale() == "log"

@@ -1,4 +1,5 @@
 """ldp.comparison: the common task, the channels of every chapter, exact leakage and utility."""
+
 from __future__ import annotations
 
 import math
@@ -19,8 +20,7 @@ def _frame(seed: int = 0, n: int = 4000) -> pd.DataFrame:
     h = gen.integers(0, 2, n)
     a = np.where(gen.random(n) < 0.7, h * 2 + gen.integers(0, 2, n), gen.integers(0, 4, n))
     l = (gen.random(n) < 0.2 + 0.15 * a).astype(int)
-    return pd.DataFrame({"H": np.array(["f", "m"])[h], "A": np.array(list("wxyz"))[a],
-                         "L": np.array(["lo", "hi"])[l]})
+    return pd.DataFrame({"H": np.array(["f", "m"])[h], "A": np.array(list("wxyz"))[a], "L": np.array(["lo", "hi"])[l]})
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def test_pair_task_counts_and_conditionals(task):
         np.testing.assert_allclose(P.sum(axis=1), 1.0)
     # the label's conditional puts its mass on its own block of cells only
     P = task.conditional("label")
-    assert np.all(P[0, task.d:] == 0) and np.all(P[1, :task.d] == 0)
+    assert np.all(P[0, task.d :] == 0) and np.all(P[1, : task.d] == 0)
 
 
 def test_pair_task_validation():
@@ -70,8 +70,9 @@ def test_every_channel_is_row_stochastic_on_the_pair_cells(task, name):
     np.testing.assert_allclose(T.sum(axis=1), 1.0, atol=1e-9)
 
 
-@pytest.mark.parametrize("name", ["GRR (pair)", "basic solution", "LoPub (h=1)", "HEC", "PTJ", "PTS", "PTS-CP",
-                                  "GRR ⊗ GRR (ε/2 each)"])
+@pytest.mark.parametrize(
+    "name", ["GRR (pair)", "basic solution", "LoPub (h=1)", "HEC", "PTJ", "PTS", "PTS-CP", "GRR ⊗ GRR (ε/2 each)"]
+)
 def test_pair_ldp_mechanisms_audit_to_at_most_epsilon_and_secrets_follow(task, name):
     for eps in (0.5, 2.0):
         prof = cmp.leakage_profile(task, cmp.build_channel(name, task, eps))
@@ -92,7 +93,7 @@ def test_khr_label_leakage_is_tight_and_matches_clldp(task):
     cond = task.conditional_attribute_given_label()
     T = cmp.build_channel("kHR", task, eps)
     prof = cmp.leakage_profile(task, T)
-    assert prof["label"] == pytest.approx(eps, abs=1e-9)              # Theorem 2, tight at the true ω
+    assert prof["label"] == pytest.approx(eps, abs=1e-9)  # Theorem 2, tight at the true ω
     assert prof["label"] == pytest.approx(math.log(privacy_leakage(T, cond)), abs=1e-12)
     # under-estimated ω: Algorithm 1 agrees with footnote 4's closed form
     k = select_k(eps, task.c * task.d, cond)

@@ -15,14 +15,16 @@ checked for the vocabulary of :class:`ldp.mechanism.Mechanism`:
 * bad budgets, domain sizes, codes and counts are refused with a message naming the parameter;
 * the same seed gives the same output.
 """
+
 from __future__ import annotations
 
 import importlib
 import inspect
 import math
 import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -33,8 +35,21 @@ from ldp.clldp import KHR, BasicSolution
 from ldp.mechanism import Mechanism
 from ldp.multiclass import CP, HEC, PTJ, PTS, VP
 from ldp.multiclass.frameworks import MulticlassFramework, Tallies
-from ldp.oracles import (BLH, GRR, OLH, OUE, SHE, SUE, BloomRAPPOR, Exponential, FrequencyOracle,
-                         HadamardResponse, LocalHashing, SubsetSelection, UnaryEncoding)
+from ldp.oracles import (
+    BLH,
+    GRR,
+    OLH,
+    OUE,
+    SHE,
+    SUE,
+    BloomRAPPOR,
+    Exponential,
+    FrequencyOracle,
+    HadamardResponse,
+    LocalHashing,
+    SubsetSelection,
+    UnaryEncoding,
+)
 from ldp.oracles.bloom import full_rank_seed
 from ldp.uldp import CPRR, URR, JuRR, ULDPModel2D, check_uldp, check_uldp_2d
 from ldp.uldp.baselines import TDRR, JointGRR, TDRRUnbiased
@@ -47,11 +62,11 @@ MODEL = ULDPModel2D.first_sensitive(3, 3, 1, 2)
 class Case:
     """How to build one small instance, and which constructor argument is its domain size."""
 
-    build: Callable[[Any], Mechanism]                       #: epsilon -> instance
-    domain: tuple[str, Callable[[Any], Mechanism]] | None   #: (parameter name, d -> instance at epsilon 1)
-    domain_min: int = 2                                     #: smallest valid domain size
-    n: int = 3000                                           #: users of the statistical checks
-    reps: int = 2000                                        #: repetitions of the statistical checks
+    build: Callable[[Any], Mechanism]  #: epsilon -> instance
+    domain: tuple[str, Callable[[Any], Mechanism]] | None  #: (parameter name, d -> instance at epsilon 1)
+    domain_min: int = 2  #: smallest valid domain size
+    n: int = 3000  #: users of the statistical checks
+    reps: int = 2000  #: repetitions of the statistical checks
 
 
 CASES: dict[type, Case] = {
@@ -65,13 +80,13 @@ CASES: dict[type, Case] = {
     OLH: Case(lambda e: OLH(e, 5, prime=7), ("d", lambda d: OLH(1.0, d, prime=7))),
     SubsetSelection: Case(lambda e: SubsetSelection(e, 6, 2), ("d", lambda d: SubsetSelection(1.0, d))),
     HadamardResponse: Case(lambda e: HadamardResponse(e, 5), ("d", lambda d: HadamardResponse(1.0, d))),
-    BloomRAPPOR: Case(lambda e: BloomRAPPOR(e, 4, 8, 2, hash_seed=full_rank_seed(4, 8, 2)),
-                      ("d", lambda d: BloomRAPPOR(1.0, d, 8, 2))),
+    BloomRAPPOR: Case(
+        lambda e: BloomRAPPOR(e, 4, 8, 2, hash_seed=full_rank_seed(4, 8, 2)), ("d", lambda d: BloomRAPPOR(1.0, d, 8, 2))
+    ),
     SHE: Case(lambda e: SHE(e, 4), ("d", lambda d: SHE(1.0, d))),
     # one attribute value is a valid (degenerate) product domain, as long as m = m_attr m_label >= 2
     KHR: Case(lambda e: KHR(e, 0.6, 2, 3, 2), ("m_attr", lambda d: KHR(1.0, 0.6, 1, d, 2)), domain_min=1),
-    BasicSolution: Case(lambda e: BasicSolution(e, 3, 2), ("m_attr", lambda d: BasicSolution(1.0, d, 2)),
-                        domain_min=1),
+    BasicSolution: Case(lambda e: BasicSolution(e, 3, 2), ("m_attr", lambda d: BasicSolution(1.0, d, 2)), domain_min=1),
     URR: Case(lambda e: URR(e, 5, sensitive=[0, 1]), ("d", lambda d: URR(1.0, d, sensitive=[0]))),
     JuRR: Case(lambda e: JuRR(e, MODEL), None),
     CPRR: Case(lambda e: CPRR(e, MODEL), None),
@@ -117,8 +132,17 @@ def test_every_mechanism_class_in_the_package_is_in_the_contract_suite():
 @pytest.mark.parametrize("cls", _params())
 def test_vocabulary(cls):
     mech = CASES[cls].build(EPSILON)
-    for verb in ("perturb", "support_counts", "estimate", "estimate_counts", "variance", "channel",
-                 "simulate_counts", "sample_support", "population"):
+    for verb in (
+        "perturb",
+        "support_counts",
+        "estimate",
+        "estimate_counts",
+        "variance",
+        "channel",
+        "simulate_counts",
+        "sample_support",
+        "population",
+    ):
         assert callable(getattr(mech, verb)), verb
     assert isinstance(mech.has_count_sampler, bool) and isinstance(mech.has_channel, bool)
     assert mech.estimand in ("frequencies", "counts") and mech.notion in ("LDP", "CLLDP", "ULDP")
@@ -142,7 +166,7 @@ def _case(mech: Mechanism) -> tuple[np.ndarray, Any, np.ndarray]:
         shape = (mech.d,)
     size = int(np.prod(shape))
     weights = 0.6 ** np.arange(size)
-    weights[size // 2] = 0.0                                   # one empty cell
+    weights[size // 2] = 0.0  # one empty cell
     counts = np.floor(weights / weights.sum() * n).astype(np.int64)
     counts[0] += n - counts.sum()
     counts = counts.reshape(shape)
@@ -173,15 +197,18 @@ def test_channel_rows_sum_to_one_and_exact_epsilon(cls):
     P = audit.check_channel(mech.channel(), atol=1e-9)
     if isinstance(mech, ChannelMechanism) and mech.notion == "ULDP":
         model = getattr(mech, "model", None)
-        verdict = (check_uldp_2d(P, model, mech.epsilon) if model is not None
-                   else check_uldp(P, mech.domain.sensitive, mech.domain.sensitive, mech.epsilon))
-        assert verdict.satisfied or cls is CPRR, verdict          # CPRR fails the strict reading by design
+        verdict = (
+            check_uldp_2d(P, model, mech.epsilon)
+            if model is not None
+            else check_uldp(P, mech.domain.sensitive, mech.domain.sensitive, mech.epsilon)
+        )
+        assert verdict.satisfied or cls is CPRR, verdict  # CPRR fails the strict reading by design
         return
     audited = audit.channel_epsilon(P)
     assert audited == pytest.approx(mech.exact_epsilon, rel=1e-9, abs=1e-12)
     if mech.notion == "LDP":
         assert mech.exact_epsilon <= mech.epsilon * (1 + 1e-9)
-    else:                                                        # CLLDP: the pair's LDP level exceeds the budget
+    else:  # CLLDP: the pair's LDP level exceeds the budget
         assert mech.exact_epsilon >= mech.epsilon * (1 - 1e-9)
 
 
@@ -197,7 +224,7 @@ def test_estimate_is_unbiased_with_the_stated_variance(cls):
     var = np.asarray(mech.variance(n, f), dtype=float) * np.ones(truth.shape)
     expected = truth + (mech.bias(n, f) if not getattr(mech, "unbiased", True) else 0.0)
     zero = var <= 1e-15 * np.maximum(1.0, np.abs(expected))
-    np.testing.assert_allclose(est.mean(axis=0)[zero], expected[zero], atol=1e-9)   # no randomness there
+    np.testing.assert_allclose(est.mean(axis=0)[zero], expected[zero], atol=1e-9)  # no randomness there
     z = (est.mean(axis=0) - expected)[~zero] / np.sqrt(var[~zero] / case.reps)
     assert np.all(np.abs(z) < 5), z
     ratio = est.var(axis=0, ddof=1)[~zero] / var[~zero]
@@ -215,7 +242,7 @@ def test_count_level_sampler_matches_per_user_perturbation(cls):
     fast = np.stack([_vector(mech.simulate_counts(counts, rng)) for _ in range(reps)])
     slow = np.stack([_vector(mech.support_counts(mech.perturb(*population, rng=rng))) for _ in range(reps)])
     vf, vs = fast.var(axis=0, ddof=1), slow.var(axis=0, ddof=1)
-    fixed = (vf == 0) & (vs == 0)                                   # deterministic entries (e.g. N, group sizes)
+    fixed = (vf == 0) & (vs == 0)  # deterministic entries (e.g. N, group sizes)
     np.testing.assert_array_equal(fast.mean(axis=0)[fixed], slow.mean(axis=0)[fixed])
     se = np.sqrt((vf + vs)[~fixed] / reps)
     assert np.all(np.abs(fast.mean(axis=0) - slow.mean(axis=0))[~fixed] < 5 * se)
@@ -242,7 +269,7 @@ def test_bad_epsilon_is_refused_naming_it(cls, eps):
 def test_bad_domain_size_is_refused_naming_it(cls, size):
     name, build = CASES[cls].domain
     if size == CASES[cls].domain_min:
-        build(size)                                           # the smallest valid size is accepted
+        build(size)  # the smallest valid size is accepted
         return
     with pytest.raises((ValueError, TypeError), match=name):
         build(size)
@@ -291,7 +318,7 @@ def test_bad_counts_are_refused_naming_the_parameter(cls):
     if isinstance(mech, FrequencyOracle) and mech.support_is_count:
         support = np.asarray(mech.sample_support(counts, 0), dtype=float)
         too_many = support.copy()
-        too_many[0] = n + 1                                    # a report supports a value at most once
+        too_many[0] = n + 1  # a report supports a value at most once
         with pytest.raises(ValueError, match="counts must be at most n"):
             mech.estimate_counts(too_many, n)
         with pytest.raises(ValueError, match="counts"):
@@ -308,5 +335,6 @@ def test_same_seed_same_output(cls):
     a = mech.support_counts(mech.perturb(*population, rng=np.random.default_rng(3)))
     b = mech.support_counts(mech.perturb(*population, rng=np.random.default_rng(3)))
     np.testing.assert_array_equal(_vector(a), _vector(b))
-    np.testing.assert_array_equal(mech.estimate(mech.perturb(*population, rng=5)),
-                                  mech.estimate(mech.perturb(*population, rng=5)))
+    np.testing.assert_array_equal(
+        mech.estimate(mech.perturb(*population, rng=5)), mech.estimate(mech.perturb(*population, rng=5))
+    )

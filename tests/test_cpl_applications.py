@@ -1,5 +1,6 @@
 """Section V of Jayawardana et al.: TCPL, utility metrics, the CPL-analysis benchmark, budget calibration;
 dependence measures and datasets (spec 003 §5.9, §6, §8 items 10, 17, 18, 19)."""
+
 from __future__ import annotations
 
 import math
@@ -21,7 +22,7 @@ def toy_codes(seed=0, n=3000):
     rng = np.random.default_rng(seed)
     a = rng.integers(0, 3, n)
     b = np.where(rng.random(n) < 0.7, a % 2, rng.integers(0, 2, n))
-    c = rng.integers(0, 4, n)                                   # independent of the others
+    c = rng.integers(0, 4, n)  # independent of the others
     return np.stack([a, b, c], axis=1), [3, 2, 4]
 
 
@@ -31,7 +32,7 @@ def test_appendix_k_conventional_metrics():
     assert dep.mutual_information(J) == pytest.approx(0.336506, abs=5e-7)
     assert dep.nmi_joint(J) == pytest.approx(0.16493, abs=5e-6)
     assert dep.pcc_from_table(J) == pytest.approx(0.35716, abs=5e-6)
-    assert dep.nmi_joint(J) == pytest.approx(dep.nmi_joint(J.T))          # symmetric, unlike CPL
+    assert dep.nmi_joint(J) == pytest.approx(dep.nmi_joint(J.T))  # symmetric, unlike CPL
 
 
 def test_pcc_from_table_equals_pcc_of_codes():
@@ -91,7 +92,7 @@ def test_benchmark_metric_and_regions():
     eps = 1.0
     assert bm.under_over(ref, ref, eps) == (0.0, 0.0)
     x, y = bm.under_over(ref, bm.spl_anl(4, eps), eps)
-    assert x == 0.0 and y == pytest.approx(1 - np.nanmean(ref))            # spec §8 item 18
+    assert x == 0.0 and y == pytest.approx(1 - np.nanmean(ref))  # spec §8 item 18
     est = ref + rng.normal(0, 0.1, ref.shape)
     x, y = bm.under_over(ref, est, eps)
     assert x + y == pytest.approx(np.nanmean(np.abs(ref - est)) / eps)
@@ -108,16 +109,16 @@ def test_predicted_placements_on_adult_like_data():
     Lg = tc.cpl_matrix(tables, 3, "grr", eps)
     Le = tc.cpl_matrix(tables, 3, "exp", eps)
     assert bm.region(*bm.under_over(L2, bm.spl_anl(3, eps), eps)) == "R2"
-    assert bm.region(*bm.under_over(Lg, Lg, eps)) == "P1"                   # ITS = GRR-ANL against GRR Alg 1
+    assert bm.region(*bm.under_over(Lg, Lg, eps)) == "P1"  # ITS = GRR-ANL against GRR Alg 1
     assert bm.region(*bm.under_over(L2, Le, eps)) == "R1"
     assert bm.region(*bm.under_over(Lg, bm.sym_min(Lg), eps)) in ("R1", "P1")
 
 
 def test_grf_readouts():
-    pcc = np.array([[1, .5, 0, 0], [.5, 1, .3, 0], [0, .3, 1, 0], [0, 0, 0, 1]])
+    pcc = np.array([[1, 0.5, 0, 0], [0.5, 1, 0.3, 0], [0, 0.3, 1, 0], [0, 0, 0, 1]])
     comp = bm.grf(pcc, 0.2, 2.0)
     edge = bm.grf(pcc, 0.2, 2.0, readout="edge")
-    assert comp[0, 2] == 2.0 and edge[0, 2] == 0.0            # linked through attribute 1
+    assert comp[0, 2] == 2.0 and edge[0, 2] == 0.0  # linked through attribute 1
     assert comp[0, 3] == 0.0 and np.isnan(comp[0, 0])
     assert bm.grf(pcc, 0.4, 1.0)[1, 2] == 0.0
     with pytest.raises(ValueError, match="readout"):
@@ -133,13 +134,13 @@ def test_calibration_independent_and_perfectly_correlated():
     rng = np.random.default_rng(1)
     n, N = 4, 20_000
     indep = np.outer(np.ones(3) / 3, np.ones(3) / 3)
-    C_indep = [[None if i == j else indep * 3 for j in range(n)] for i in range(n)]   # rows = P(X_j | X_i)
+    C_indep = [[None if i == j else indep * 3 for j in range(n)] for i in range(n)]  # rows = P(X_j | X_i)
     res = cal.calibrate_budget(C_indep, 2.0, step=0.01)
     assert 2.0 - 0.01 < res.epsilon <= 2.0
     x = rng.integers(0, 3, N)
     perfect = np.stack([x, (x + 1) % 3, (x + 2) % 3, x], axis=1)
     res = cal.calibrate_budget(_conds(perfect, [3] * 4), 2.0)
-    assert res.epsilon == pytest.approx(0.5)                 # = ε̄/n (SPL)
+    assert res.epsilon == pytest.approx(0.5)  # = ε̄/n (SPL)
     assert res.max_tpl == pytest.approx(2.0)
 
 
@@ -151,8 +152,8 @@ def test_calibration_returns_the_largest_feasible_budget(method):
     res = cal.calibrate_budget(C, eps_bar, method=method, step=step)
     n = len(sizes)
     assert eps_bar / n <= res.epsilon <= eps_bar
-    assert cal.tpl_profile(C, res.epsilon, method).max() <= eps_bar + 1e-12          # recomputed TPL: feasible
-    assert cal.tpl_profile(C, res.epsilon + step, method).max() > eps_bar              # next grid point is not
+    assert cal.tpl_profile(C, res.epsilon, method).max() <= eps_bar + 1e-12  # recomputed TPL: feasible
+    assert cal.tpl_profile(C, res.epsilon + step, method).max() > eps_bar  # next grid point is not
     # linear scan over the same grid gives the same answer
     grid = eps_bar / n + step * np.arange(0, int((eps_bar - eps_bar / n) / step) + 1)
     feasible = [e for e in grid if cal.tpl_profile(C, e, method).max() <= eps_bar + 1e-12]
@@ -179,7 +180,7 @@ def test_calibration_bad_input():
     with pytest.raises(ValueError, match="eps_bar"):
         cal.calibrate_budget([[None, np.eye(2)], [np.eye(2), None]], -1.0)
     with pytest.raises(ValueError, match="row-stochastic"):
-        cal.calibrate_budget([[None, [[.5, .4], [.5, .5]]], [np.eye(2), None]], 1.0)
+        cal.calibrate_budget([[None, [[0.5, 0.4], [0.5, 0.5]]], [np.eye(2), None]], 1.0)
     with pytest.raises(ValueError, match="search"):
         cal.calibrate_budget([[None, np.eye(2)], [np.eye(2), None]], 1.0, search="newton")
 
@@ -189,6 +190,7 @@ def test_celeba_stand_in_calibration_targets():
     df = ds.celeba_synth(200_000, rng=0)
     assert list(df.columns) == list(ds.CELEBA_ATTRIBUTES) and len(ds.CELEBA_ATTRIBUTES) == 40
     assert set(ds.CALIBRATION_ATTRIBUTES) <= set(ds.CELEBA_ATTRIBUTES) and len(ds.CALIBRATION_ATTRIBUTES) == 21
+
     def sat(name):
         P = conditional(pd.crosstab(df["Male"], df[name]).to_numpy())
         return float(np.log(np.max(P.max(0) / P.min(0))))
@@ -213,11 +215,24 @@ def test_cvd_and_dss_stand_ins_and_fixture():
 
 
 def test_adult_scheme_a_shape():
-    frame = pd.DataFrame({
-        "age": [20, 30, 70], "workclass": ["a", "b", None], "fnlwgt": [1, 2, 3], "education": ["x", "y", "x"],
-        "marital_status": ["m", "m", "n"], "occupation": ["o", "p", "o"], "relationship": ["r", "r", "s"],
-        "race": ["w", "w", "b"], "sex": ["F", "M", "M"], "capital_gain": [0, 5, 0], "capital_loss": [0, 0, 3],
-        "hours_per_week": [20, 40, 60], "native_country": ["US", "US", "MX"], "income": ["<=50K", ">50K", ">50K"]})
+    frame = pd.DataFrame(
+        {
+            "age": [20, 30, 70],
+            "workclass": ["a", "b", None],
+            "fnlwgt": [1, 2, 3],
+            "education": ["x", "y", "x"],
+            "marital_status": ["m", "m", "n"],
+            "occupation": ["o", "p", "o"],
+            "relationship": ["r", "r", "s"],
+            "race": ["w", "w", "b"],
+            "sex": ["F", "M", "M"],
+            "capital_gain": [0, 5, 0],
+            "capital_loss": [0, 0, 3],
+            "hours_per_week": [20, 40, 60],
+            "native_country": ["US", "US", "MX"],
+            "income": ["<=50K", ">50K", ">50K"],
+        }
+    )
     out = ds.adult_scheme_a(frame)
     assert list(out.columns) == list(ds.ADULT_SCHEME_A) and len(out) == 2
     assert list(out["age"].astype(str)) == ["<25", "25-34"]
@@ -248,8 +263,10 @@ def test_fig6_placements_implied_by_theory(seed, eps):
     rng = np.random.default_rng(seed)
     sizes = list(rng.integers(2, 6, 3))
     latent = rng.integers(0, 3, 4000)
-    codes = np.stack([np.where(rng.random(4000) < rng.uniform(0.2, 0.9), latent % s, rng.integers(0, s, 4000))
-                      for s in sizes], axis=1)
+    codes = np.stack(
+        [np.where(rng.random(4000) < rng.uniform(0.2, 0.9), latent % s, rng.integers(0, s, 4000)) for s in sizes],
+        axis=1,
+    )
     tables = tc.pair_tables(codes, sizes)
     L2, Lg, Le = (tc.cpl_matrix(tables, 3, m, eps) for m in ("alg2", "grr", "exp"))
     assert bm.region(*bm.under_over(L2, bm.spl_anl(3, eps), eps)) == "R2"
@@ -272,4 +289,4 @@ def test_fig8b_calibrated_budget_never_worse_than_spl(eps_bar):
         return (k - 1) / (math.exp(e) + k - 1)
 
     assert err(res.epsilon) <= err(spl)
-    assert res.epsilon > spl + 0.01 and err(res.epsilon) < err(spl)     # strict once correlation is not perfect
+    assert res.epsilon > spl + 0.01 and err(res.epsilon) < err(spl)  # strict once correlation is not perfect

@@ -1,4 +1,5 @@
 """Appendix B attacks and the effective channels of spec 003 §3.5."""
+
 from __future__ import annotations
 
 import math
@@ -17,8 +18,9 @@ from ldp.oracles.local_hash import BLH, LocalHashing
 SPEC_TABLE = {
     (2, 1, "eff"): dict(GRR=1.0, EXP=0.5, RAPPOR=0.5, OUE=0.4706, BLH=0.4706, OLH=0.4586, SS=1.0, SHE=0.4934),
     (2, 3, "eff"): dict(GRR=3.0, EXP=1.5, RAPPOR=1.5, OUE=0.9759, BLH=0.9759, OLH=0.9781, SS=3.0, SHE=1.4163),
-    (4, 1, "a"): dict(GRR=0.475367, EXP=0.354661, RAPPOR=0.373066, OUE=0.380866, BLH=0.351088, OLH=0.380290,
-                      SS=0.475367, SHE=0.371325),
+    (4, 1, "a"): dict(
+        GRR=0.475367, EXP=0.354661, RAPPOR=0.373066, OUE=0.380866, BLH=0.351088, OLH=0.380290, SS=0.475367, SHE=0.371325
+    ),
     (4, 3, "eff"): dict(GRR=3.0, EXP=1.5, RAPPOR=1.6946, OUE=1.3951, BLH=0.8899, OLH=1.3974, SS=3.0, SHE=1.5952),
     (16, 1, "eff"): dict(GRR=1.0, EXP=0.5, RAPPOR=0.5439, OUE=0.6743, BLH=0.4112, OLH=0.6974, SS=0.7046, SHE=0.5435),
     (16, 3, "eff"): dict(GRR=3.0, EXP=1.5, RAPPOR=1.7109, OUE=2.1808, BLH=0.7068, OLH=2.1817, SS=3.0, SHE=1.6707),
@@ -32,7 +34,7 @@ def test_closed_forms_reproduce_the_spec_table(key):
         o = at.make_oracle(name, eps, k)
         got = at.attack_accuracy(o) if kind == "a" else at.effective_channel_epsilon(o)
         decimals = 6 if kind == "a" else 4
-        assert got == pytest.approx(want, abs=0.6 * 10 ** -decimals), (name, key)
+        assert got == pytest.approx(want, abs=0.6 * 10**-decimals), (name, key)
 
 
 @pytest.mark.parametrize("eps", [0.5, 1.0, 3.0])
@@ -53,10 +55,18 @@ def test_expected_zero_one_errors():
         assert at.expected_zero_one_error(Exponential(2.0, k)) == pytest.approx((k - 1) / (k - 1 + math.e))
 
 
-@pytest.mark.parametrize("oracle", [GRR(1.2, 5), Exponential(2.0, 4), SUE(1.0, 5), OUE(2.0, 6),
-                                    SubsetSelection(0.7, 7, subset_size="floor"),
-                                    SubsetSelection(0.2, 8, subset_size=3)],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "oracle",
+    [
+        GRR(1.2, 5),
+        Exponential(2.0, 4),
+        SUE(1.0, 5),
+        OUE(2.0, 6),
+        SubsetSelection(0.7, 7, subset_size="floor"),
+        SubsetSelection(0.2, 8, subset_size=3),
+    ],
+    ids=repr,
+)
 def test_closed_form_equals_exact_enumeration(oracle):
     K_exact = at.effective_channel(oracle, method="exact")
     check_channel(K_exact, atol=1e-9)
@@ -119,10 +129,11 @@ def test_make_oracle_parametrisation():
     assert isinstance(at.make_oracle("RAPPOR", 1.0, 4), SUE)
     fixed = at.make_oracle("RAPPOR", 5.0, 4, rappor="fixed")
     assert (fixed.p, fixed.q) == at.RAPPOR_FIXED_PQ
-    assert at.effective_channel_epsilon(fixed) == pytest.approx(at.effective_channel_epsilon(at.make_oracle("RAPPOR", 1.0, 4,
-                                                                                             rappor="fixed")))
+    assert at.effective_channel_epsilon(fixed) == pytest.approx(
+        at.effective_channel_epsilon(at.make_oracle("RAPPOR", 1.0, 4, rappor="fixed"))
+    )
     assert at.make_oracle("OLH", 1.0, 10).g == 4 and at.make_oracle("OLH", 3.0, 10).g == 21
-    assert at.make_oracle("SS", 3.0, 41).subset_size == 1          # floor(41/(e^3+1)) = 1 (rint gives 2)
+    assert at.make_oracle("SS", 3.0, 41).subset_size == 1  # floor(41/(e^3+1)) = 1 (rint gives 2)
     assert isinstance(at.make_oracle("BLH", 1.0, 4), BLH)
 
 

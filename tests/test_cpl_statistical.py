@@ -1,4 +1,5 @@
 """Section III of Jayawardana et al.: statistical CPL, count-level path, surrogate test (spec 003 §4, §8)."""
+
 from __future__ import annotations
 
 import math
@@ -14,8 +15,8 @@ from ldp.cpl.theory import appendix_k_closed_form, conditional, cpl_alg1, cpl_gr
 from ldp.oracles import GRR
 from ldp.oracles.local_hash import BLH, OLH
 
-APPK = np.array([[.20, 0, 0, 0], [0, .20, 0, 0], [.10, .15, .03, .02], [.10, .15, .03, .02]])
-APPK_COUNTS = np.rint(APPK * 100_000).astype(np.int64)   # the expected 100K-sample table (exact integers)
+APPK = np.array([[0.20, 0, 0, 0], [0, 0.20, 0, 0], [0.10, 0.15, 0.03, 0.02], [0.10, 0.15, 0.03, 0.02]])
+APPK_COUNTS = np.rint(APPK * 100_000).astype(np.int64)  # the expected 100K-sample table (exact integers)
 
 
 def appk_sample(n, seed):
@@ -52,14 +53,16 @@ def test_fast_and_record_level_cpl_means_agree():
     joint_rev = np.bincount(codes[:, 1] * 4 + codes[:, 0], minlength=16).reshape(4, 4)  # rows = X̂ (primary)
     K = GRR(eps, 4).channel()
     gen = np.random.default_rng(3)
-    rec = [st.statistical_cpl_matrix(codes, st.perturb_infer(codes, [4, 4], "GRR", eps, r=r, rng=gen),
-                                     [4, 4], r=r)[1, 0] for _ in range(reps)]
+    rec = [
+        st.statistical_cpl_matrix(codes, st.perturb_infer(codes, [4, 4], "GRR", eps, r=r, rng=gen), [4, 4], r=r)[1, 0]
+        for _ in range(reps)
+    ]
     fast = [st.statistical_cpl_fast(joint_rev, K, r, gen) for _ in range(reps)]
     se = math.sqrt(np.var(rec, ddof=1) / reps + np.var(fast, ddof=1) / reps)
     assert abs(np.mean(rec) - np.mean(fast)) <= 5 * se
 
 
-DRAWS = 8          # independent draws averaged per r in the convergence test
+DRAWS = 8  # independent draws averaged per r in the convergence test
 
 
 def _convergence_limit(mechanism, eps):
@@ -92,11 +95,11 @@ def test_statistical_cpl_converges_to_algorithm1_within_its_standard_error(direc
     must therefore lie in ``[L - 3σ/√D, L + b + 3σ/√D]``.
     """
     eps = 1.0
-    J = APPK_COUNTS if direction == "forward" else APPK_COUNTS.T   # rows = primary attribute
+    J = APPK_COUNTS if direction == "forward" else APPK_COUNTS.T  # rows = primary attribute
     P = conditional(J)
     K, limit = _convergence_limit(mechanism, eps)
     truth = limit(P)
-    assert truth == pytest.approx(cpl_alg1(P, K), abs=1e-12)      # the effective channel is GRR at ε_eff
+    assert truth == pytest.approx(cpl_alg1(P, K), abs=1e-12)  # the effective channel is GRR at ε_eff
     M = P @ K
     c = M.size * M.shape[0]
     gen = np.random.default_rng(17)
@@ -110,7 +113,7 @@ def test_statistical_cpl_converges_to_algorithm1_within_its_standard_error(direc
         sem = 3 * sigma / math.sqrt(DRAWS)
         assert truth - sem <= draws.mean() <= truth + bias + sem, (r, draws.mean(), truth, sigma)
         widths.append(bias + sem)
-    assert widths[-1] < widths[0] / 30                    # ~1/sqrt(r)
+    assert widths[-1] < widths[0] / 30  # ~1/sqrt(r)
     assert widths[-1] < 0.01
 
 
@@ -130,7 +133,7 @@ def test_estimator_zero_handling_min_count_and_clamp():
     masked = st.cpl_from_counts(counts)
     assert masked == pytest.approx(math.log(0.5 / 0.1))
     assert st.cpl_from_counts(counts, clamp=1.0) == 1.0
-    assert st.cpl_from_counts(counts, min_count=101) == 0.0     # one row left: nothing to compare
+    assert st.cpl_from_counts(counts, min_count=101) == 0.0  # one row left: nothing to compare
     assert st.cpl_from_counts(np.array([[5, 5]])) == 0.0
     assert st.cpl_from_counts(np.array([[5, 5], [2, 2]])) == 0.0
 
@@ -179,17 +182,21 @@ def test_surrogate_significance_dependent_vs_independent():
     dep = st.surrogate_test_counts(table, 2000, gen)
     assert dep.p_value < 0.05 and dep.p_value == pytest.approx(1 / 2001)
     indep_joint = np.outer([3000, 2000], [1000, 2500, 1500])
-    pvals = [st.surrogate_test_counts(st.simulate_pair_table(indep_joint, GRR(1.0, 3).channel(), 1, gen), 200,
-                                      gen).p_value for _ in range(30)]
-    assert np.mean(np.array(pvals) < 0.05) < 0.3                 # ~5% expected; loose bound for 30 draws
+    pvals = [
+        st.surrogate_test_counts(st.simulate_pair_table(indep_joint, GRR(1.0, 3).channel(), 1, gen), 200, gen).p_value
+        for _ in range(30)
+    ]
+    assert np.mean(np.array(pvals) < 0.05) < 0.3  # ~5% expected; loose bound for 30 draws
     assert st.surrogate_test_counts(table, 50, gen, correction=False).p_value == 0.0
     xs = gen.integers(0, 2, size=300)
     ws = np.stack([np.where(gen.random(300) < 0.8, xs, 1 - xs) for _ in range(2)], axis=1)
     multi = st.surrogate_test(xs, ws, 2, [2, 2], n_surrogates=50, rng=gen)
     assert multi.p_value < 0.05
     # the artifact's zero masking cannot see a noiseless perfect correlation (every column has one non-zero)
-    assert st.cpl_from_counts([[10, 0], [0, 10]]) == 0.0 and st.cpl_from_counts([[10, 0], [0, 10]],
-                                                                                zeros="inf") == math.inf
+    assert (
+        st.cpl_from_counts([[10, 0], [0, 10]]) == 0.0
+        and st.cpl_from_counts([[10, 0], [0, 10]], zeros="inf") == math.inf
+    )
 
 
 def test_nmse_cpl_eq29():

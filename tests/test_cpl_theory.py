@@ -1,4 +1,5 @@
 """Section IV of Jayawardana et al. (paper 003): Algorithms 1 and 2, closed forms, lemmas (spec 003 §8)."""
+
 from __future__ import annotations
 
 import itertools
@@ -14,7 +15,7 @@ from ldp.cpl import theory as th
 from ldp.oracles import GRR
 from ldp.oracles.unary import OUE
 
-APPK = np.array([[.20, 0, 0, 0], [0, .20, 0, 0], [.10, .15, .03, .02], [.10, .15, .03, .02]])
+APPK = np.array([[0.20, 0, 0, 0], [0, 0.20, 0, 0], [0.10, 0.15, 0.03, 0.02], [0.10, 0.15, 0.03, 0.02]])
 
 
 def random_conditional(rng, m, t, zero_frac=0.0):
@@ -85,9 +86,9 @@ def test_printed_row_reading_is_brute_force_over_rows_and_differs_for_asymmetric
 
 def test_alg1_zero_and_infinite_ratios():
     P = np.array([[1.0, 0.0], [0.0, 1.0]])
-    T = np.eye(2)                        # unperturbed neighbour: disjoint outputs, g' = 0 < g
+    T = np.eye(2)  # unperturbed neighbour: disjoint outputs, g' = 0 < g
     assert th.cpl_alg1(P, T) == math.inf
-    T2 = np.array([[0.5, 0.5, 0.0], [0.5, 0.5, 0.0]])   # an output never produced (0/0) is skipped
+    T2 = np.array([[0.5, 0.5, 0.0], [0.5, 0.5, 0.0]])  # an output never produced (0/0) is skipped
     assert th.cpl_alg1(P, T2) == 0.0
     l, witness = th.cpl_alg1(P, GRR(1.0, 2).channel(), return_witness=True)
     assert l == pytest.approx(1.0) and witness is not None
@@ -198,18 +199,18 @@ def test_range_monotonicity_and_extremes():
     ls = np.array([th.cpl_alg2(P, e).leakage for e in eps_grid])
     assert np.all(ls >= 0) and np.all(ls <= eps_grid + 1e-12)
     assert np.all(np.diff(ls) >= -1e-12)
-    assert th.cpl_alg2(P, 0.0).leakage == 0.0                          # Corollary H.2, ε = 0
+    assert th.cpl_alg2(P, 0.0).leakage == 0.0  # Corollary H.2, ε = 0
     indep = np.tile(P[0], (4, 1))
-    assert th.cpl_alg2(indep, 3.0).leakage == 0.0                      # Corollary H.2, independence
+    assert th.cpl_alg2(indep, 3.0).leakage == 0.0  # Corollary H.2, independence
     assert th.cpl_grr(indep, 3.0) == 0.0
     assert th.cpl_alg2(APPK / APPK.sum(1, keepdims=True), 2.5).leakage == pytest.approx(2.5)  # Cor. H.1
-    assert th.disjoint_pairs(P) == []                                  # l < ε without disjoint supports
+    assert th.disjoint_pairs(P) == []  # l < ε without disjoint supports
     assert th.cpl_alg2(P, 2.5).leakage < 2.5
 
 
 def test_saturation_corollary_iv4():
     rng = np.random.default_rng(11)
-    P = random_conditional(rng, 3, 4)                   # all entries > 0: finite saturation
+    P = random_conditional(rng, 3, 4)  # all entries > 0: finite saturation
     sat = th.cpl_saturation(P)
     assert math.isfinite(sat)
     assert th.cpl_alg2(P, 30.0).leakage == pytest.approx(sat, rel=1e-9)
@@ -217,14 +218,14 @@ def test_saturation_corollary_iv4():
     assert th.cpl_alg2(P, 3.0).leakage <= sat
     Pz = P.copy()
     Pz[0] = [0.5, 0.5, 0.0, 0.0]
-    Pz[1] = [0.0, 0.4, 0.3, 0.3]                        # a zero g' under a positive g: unbounded growth
+    Pz[1] = [0.0, 0.4, 0.3, 0.3]  # a zero g' under a positive g: unbounded growth
     assert th.cpl_saturation(Pz) == math.inf
     assert th.cpl_alg2(Pz, 30.0).leakage > th.cpl_alg2(Pz, 10.0).leakage > th.cpl_alg2(Pz, 3.0).leakage
 
 
 def test_appendix_k_closed_forms_and_direction():
-    fwd = th.conditional(APPK)                    # P(X̂ | X_k): L_{X̂→X_k}
-    rev = th.conditional(APPK, given="columns")   # P(X_k | X̂): L_{X_k→X̂}
+    fwd = th.conditional(APPK)  # P(X̂ | X_k): L_{X̂→X_k}
+    rev = th.conditional(APPK, given="columns")  # P(X_k | X̂): L_{X_k→X̂}
     expected_rev = {0.5: 0.280930, 1.0: 0.620115, 2.0: 1.433781}
     expected_exp = {0.5: 0.132792, 1.0: 0.280930, 2.0: 0.620115}
     for eps, want in expected_rev.items():
@@ -242,7 +243,7 @@ def test_appendix_k_closed_forms_and_direction():
 def test_cvd_fixture_asymmetry():
     J = np.array([[0.42012, 0.05334, 0.02684], [0.32863, 0.08279, 0.08827]])  # rows cardio, cols cholesterol
     assert th.cpl_grr(th.conditional(J, given="columns"), 1.0) == pytest.approx(0.3381, abs=5e-5)  # Cardio→Chol
-    assert th.cpl_grr(th.conditional(J), 1.0) == pytest.approx(0.1769, abs=5e-5)                  # Chol→Cardio
+    assert th.cpl_grr(th.conditional(J), 1.0) == pytest.approx(0.1769, abs=5e-5)  # Chol→Cardio
 
 
 # ----------------------------------------------------------------------------- lemmas and propositions
@@ -251,8 +252,9 @@ def test_lemma_iv3_ratio_of_sums_bounded_by_best_single_ratio():
     for _ in range(200):
         t = int(rng.integers(1, 7))
         g, gp = rng.random(t), rng.random(t) + 1e-3
-        best = max(g[list(S)].sum() / gp[list(S)].sum()
-                   for r in range(1, t + 1) for S in itertools.combinations(range(t), r))
+        best = max(
+            g[list(S)].sum() / gp[list(S)].sum() for r in range(1, t + 1) for S in itertools.combinations(range(t), r)
+        )
         assert best == pytest.approx(np.max(g / gp), rel=1e-12)
 
 
@@ -266,7 +268,7 @@ def test_lemma_iv5_and_j1_sign_of_the_increment():
         new = (1 + (A + sigma * gp) * lam) / (1 + (B + gp) * lam)
         if abs(sigma - cur) > 1e-9:
             assert (new - cur >= 0) == (sigma >= cur)
-            if sigma >= cur:                       # Lemma J.1: the new value never passes σ
+            if sigma >= cur:  # Lemma J.1: the new value never passes σ
                 assert new <= sigma + 1e-12
 
 
@@ -316,8 +318,10 @@ def test_exact_tpl_and_the_composition_bound():
     for yk in range(3):
         for y1 in range(2):
             for y2 in range(3):
-                col = [Tk[x, yk] * sum(joint[x, 3 * u + v] * T1[u, y1] * T2[v, y2] for u in range(2) for v in range(3))
-                       for x in range(3)]
+                col = [
+                    Tk[x, yk] * sum(joint[x, 3 * u + v] * T1[u, y1] * T2[v, y2] for u in range(2) for v in range(3))
+                    for x in range(3)
+                ]
                 best = max(best, math.log(max(col) / min(col)))
     tpl = th.tpl_exact(joint, [T1, T2], Tk)
     assert tpl == pytest.approx(best, rel=1e-12)
@@ -332,33 +336,44 @@ def test_exact_tpl_and_the_composition_bound():
 def test_conditional_modes():
     counts = np.array([[10, 1, 0], [0, 0, 0], [3, 2, 5]])
     P = th.conditional(counts)
-    assert P.shape == (2, 3) and np.allclose(P.sum(1), 1)     # the empty row is dropped
+    assert P.shape == (2, 3) and np.allclose(P.sum(1), 1)  # the empty row is dropped
     Pa = th.conditional(counts, mode="artifact")
-    assert Pa[0].tolist() == pytest.approx([1.0, 0.0, 0.0])   # raw counts <= 1 zeroed, others +1
+    assert Pa[0].tolist() == pytest.approx([1.0, 0.0, 0.0])  # raw counts <= 1 zeroed, others +1
     assert Pa[1].tolist() == pytest.approx([4 / 13, 3 / 13, 6 / 13])
     assert th.conditional(counts, min_count=11).shape == (1, 3)
 
 
 # ----------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("bad, exc, message", [
-    (np.array([[0.5, 0.4], [0.5, 0.5]]), ValueError, r"row-stochastic: row 0 sums to 0\.9"),   # row sum != 1
-    (np.array([[1.2, -0.2], [0.5, 0.5]]), ValueError, r"non-negative.*P\[0, 1\]"),          # negative entry
-    (np.array([0.5, 0.5]), ValueError, r"2-D matrix.*shape \(2,\)"),                       # not 2-D
-    (np.array([[np.nan, 1.0], [0.5, 0.5]]), ValueError, r"finite"),
-    ([["a", "b"]], TypeError, r"numeric"),
-])
+@pytest.mark.parametrize(
+    "bad, exc, message",
+    [
+        (np.array([[0.5, 0.4], [0.5, 0.5]]), ValueError, r"row-stochastic: row 0 sums to 0\.9"),  # row sum != 1
+        (np.array([[1.2, -0.2], [0.5, 0.5]]), ValueError, r"non-negative.*P\[0, 1\]"),  # negative entry
+        (np.array([0.5, 0.5]), ValueError, r"2-D matrix.*shape \(2,\)"),  # not 2-D
+        (np.array([[np.nan, 1.0], [0.5, 0.5]]), ValueError, r"finite"),
+        ([["a", "b"]], TypeError, r"numeric"),
+    ],
+)
 def test_bad_conditionals_fail_clearly(bad, exc, message):
     """Each validator names the table, the offending row/entry and what was expected."""
-    for fn in (lambda P: th.cpl_alg2(P, 1.0), lambda P: th.cpl_grr(P, 1.0), th.cpl_saturation,
-               lambda P: th.cpl_alg1(P, np.eye(2)), th.check_release_channel):
+    for fn in (
+        lambda P: th.cpl_alg2(P, 1.0),
+        lambda P: th.cpl_grr(P, 1.0),
+        th.cpl_saturation,
+        lambda P: th.cpl_alg1(P, np.eye(2)),
+        th.check_release_channel,
+    ):
         with pytest.raises(exc, match=message):
             fn(bad)
 
 
-@pytest.mark.parametrize("g, gp, message", [
-    ([0.5, 0.4], [0.5, 0.5], r"g must sum to 1.*0\.9"),
-    ([0.5, 0.5], [1.2, -0.2], r"gp must be finite and non-negative"),
-])
+@pytest.mark.parametrize(
+    "g, gp, message",
+    [
+        ([0.5, 0.4], [0.5, 0.5], r"g must sum to 1.*0\.9"),
+        ([0.5, 0.5], [1.2, -0.2], r"gp must be finite and non-negative"),
+    ],
+)
 def test_alg2_pair_rejects_bad_rows(g, gp, message):
     with pytest.raises(ValueError, match=message):
         th.alg2_pair(g, gp, 1.0)
@@ -405,6 +420,7 @@ def test_other_bad_arguments():
 
 def test_random_conditional_rows_and_zeros():
     from ldp.cpl.theory import random_conditional
+
     P = random_conditional(4, 5, rng=1, zero_frac=0.5)
     assert P.shape == (4, 5) and np.allclose(P.sum(axis=1), 1) and (P >= 0).all() and (P == 0).any()
     assert np.array_equal(random_conditional(3, 3, rng=7), random_conditional(3, 3, rng=7))

@@ -1,4 +1,5 @@
 """Experiment drivers of the CPL notebook, run at toy size (shapes, conventions, limits)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,9 +8,9 @@ import pytest
 from ldp.cpl import attacks as at
 from ldp.cpl import calibration as cal
 from ldp.cpl import datasets as ds
-from ldp.cpl import trials as tr
 from ldp.cpl import statistical as st
 from ldp.cpl import tcpl as tc
+from ldp.cpl import trials as tr
 from ldp.tables import CodedTable
 
 
@@ -81,7 +82,7 @@ def test_table_iii_standard_errors_cover_the_spread_of_runs():
     runs = [tr.table_iii(4000, 5, [1.0], rng=s).iloc[0] for s in range(40)]
     for key in ("fwd", "rev"):
         sd = np.std([r[f"stat_{key}"] for r in runs], ddof=1)
-        assert 0.6 < sd / se[f"se_{key}"].item() < 1.6, key   # 40 runs: sd known to about ±11% (1 s.e.)
+        assert 0.6 < sd / se[f"se_{key}"].item() < 1.6, key  # 40 runs: sd known to about ±11% (1 s.e.)
     with pytest.raises(ValueError):
         tr.table_iii_standard_errors(4000, 5, [1.0], n_boot=1)
 
@@ -95,8 +96,9 @@ def test_fig4b_sweep_columns_and_bounds():
         assert (out[f"theory {label}"] <= out.epsilon + 1e-12).all() and (out[f"se {label}"] > 0).all()
     # the composition bound is ε plus the three statistical CPLs, and the exact TPL is at most ε + Σ Alg. 1
     assert np.allclose(out["L bound"], out.epsilon + out[["stat Beard", "stat Necklace", "stat Smiling"]].sum(axis=1))
-    assert (out["L exact"] <= out.epsilon + out[["theory Beard", "theory Necklace", "theory Smiling"]].sum(axis=1)
-            + 1e-9).all()
+    assert (
+        out["L exact"] <= out.epsilon + out[["theory Beard", "theory Necklace", "theory Smiling"]].sum(axis=1) + 1e-9
+    ).all()
 
 
 def test_binned_mean_sd():
@@ -112,17 +114,18 @@ def test_binned_mean_sd():
 def test_grr_zero_one_matches_its_expectation():
     codes = np.random.default_rng(0).integers(0, 2, size=(20000, 3))
     e = 1.0
-    expected = 1 / (1 + np.exp(e))             # binary GRR flips with this probability
+    expected = 1 / (1 + np.exp(e))  # binary GRR flips with this probability
     got = tr.grr_zero_one(codes, e, rng=1)
     assert abs(got - expected) < 5 * np.sqrt(expected * (1 - expected) / codes.size)
 
 
 def test_cross_paper_helpers_on_adult():
     from ldp.data import load
+
     adult = CodedTable.from_frame(ds.adult_scheme_a(load("adult")))
     sex, rel, inc = (adult.names.index(c) for c in ("sex", "relationship", "income"))
     khr = tr.cross_paper_khr(adult.codes, adult.sizes, secret=sex, label=inc, attribute=rel)
-    assert np.allclose(khr.label_leakage, 1.0)                  # kHR's label leakage is its CLLDP budget
+    assert np.allclose(khr.label_leakage, 1.0)  # kHR's label leakage is its CLLDP budget
     assert (khr.cpl_secret <= khr.bound_ldp_level + 1e-9).all()  # Alg. 1 never exceeds Alg. 2 at the report's level
     bloom = tr.cross_paper_bloom(adult.codes, adult.sizes, secret=sex, reported=rel)
     assert (bloom.cpl_secret <= bloom.bound_eps + 1e-9).all() and (bloom.ldp_level <= 1.0 + 1e-9).all()
@@ -140,6 +143,7 @@ def test_conditionals_from_frame_matches_tables():
 def test_paper_values_carry_their_provenance():
     from ldp.claims import Source
     from ldp.cpl import paper
+
     assert all(isinstance(s, Source) and not s.read_off for s in paper.SOURCES.values())
     assert all(p > 0 for p in paper.PRECISION.values())
     # Table III values are printed to four decimals: half a unit of the last digit
@@ -151,11 +155,15 @@ def test_nmse_standard_error_predicts_the_spread_of_runs():
     e = CodedTable.from_frame(ds.cvd_synth(5000, rng=1))
     tabs = tc.pair_tables(e.codes, e.sizes)
     ref = tr.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=(), r=10, rng=0, min_count=50, references=("alg2",))["alg2"]
-    runs = [tr.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=("OUE",), r=10, rng=s, min_count=50,
-                            references=())["stat:OUE"] for s in range(30)]
+    runs = [
+        tr.cpl_matrices(e.codes, e.sizes, 1.0, mechanisms=("OUE",), r=10, rng=s, min_count=50, references=())[
+            "stat:OUE"
+        ]
+        for s in range(30)
+    ]
     se = tr.cpl_se_matrix(tabs, len(e.names), at.channel_factory("OUE", 1.0), 10, min_count=50)
     predicted = np.mean([tr.nmse_standard_error(L, ref, se) for L in runs])
     sd = np.std([st.nmse_cpl(L, ref) for L in runs], ddof=1)
-    assert 0.6 < sd / predicted < 1.6          # 30 runs: the sample sd is known to about ±13 % (1 s.e.)
+    assert 0.6 < sd / predicted < 1.6  # 30 runs: the sample sd is known to about ±13 % (1 s.e.)
     with pytest.raises(ValueError):
         tr.nmse_standard_error(runs[0], np.zeros_like(ref), se)

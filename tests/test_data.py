@@ -1,4 +1,5 @@
 """The data layer: registry, content checksums over every packaging, faults, fetch/status, stand-in boxes."""
+
 import gzip
 import io
 import os
@@ -20,8 +21,9 @@ from ldp.data.registry import DATASETS, KNOWN_COPIES, NOT_PUBLIC, find_not_publi
 REPO = Path(__file__).resolve().parents[1]
 VENDORED = loaders.PACKAGE_DATA
 SHARED = cli.shared_dir()
-needs_shared = pytest.mark.skipif(SHARED is None or not SHARED.is_dir(),
-                                  reason="the shared datasets folder is not here (set LDP_SHARED_DATASETS)")
+needs_shared = pytest.mark.skipif(
+    SHARED is None or not SHARED.is_dir(), reason="the shared datasets folder is not here (set LDP_SHARED_DATASETS)"
+)
 
 
 # ---------------------------------------------------------------------------- registry and provenance
@@ -165,11 +167,18 @@ def _adult_variants():
     names = gzip.decompress((VENDORED / "adult.names.gz").read_bytes()).decode()
     head, body = _lines(test)[0], _lines(test)[1:]
     return {
-        "UCI zip archive (adult.zip)": ({"adult.zip": _zip({"adult.data": data, "adult.test": test,
-                                                            "adult.names": names})}, True),
+        "UCI zip archive (adult.zip)": (
+            {"adult.zip": _zip({"adult.data": data, "adult.test": test, "adult.names": names})},
+            True,
+        ),
         "plain members": ({"adult.data": data, "adult.test": test}, True),
-        "shuffled rows": ({"adult.data": "\n".join(_shuffle(_lines(data))) + "\n",
-                           "adult.test": "\n".join([head] + _shuffle(body)) + "\n"}, False),
+        "shuffled rows": (
+            {
+                "adult.data": "\n".join(_shuffle(_lines(data))) + "\n",
+                "adult.test": "\n".join([head] + _shuffle(body)) + "\n",
+            },
+            False,
+        ),
     }
 
 
@@ -188,10 +197,17 @@ def _smartgrid_variants():
     lines = _lines(_shared_text("Data_for_UCI_named.csv.gz"))[1:]
     return {
         "UCI zip archive, stabf restored, full precision": (
-            {"electrical+grid+stability+simulated+data.zip": _zip({"Data_for_UCI_named.csv":
-                                                                   _smartgrid_original(lines)})}, True),
-        "original without header, shuffled": ({"Data_for_UCI_named.csv": _smartgrid_original(_shuffle(lines),
-                                                                                             header=False)}, False),
+            {
+                "electrical+grid+stability+simulated+data.zip": _zip(
+                    {"Data_for_UCI_named.csv": _smartgrid_original(lines)}
+                )
+            },
+            True,
+        ),
+        "original without header, shuffled": (
+            {"Data_for_UCI_named.csv": _smartgrid_original(_shuffle(lines), header=False)},
+            False,
+        ),
     }
 
 
@@ -207,10 +223,14 @@ def _nursery_variants():
     lines = _lines(_shared_text("nursery.data.gz"))
     body = lines[1:]
     return {
-        "UCI zip archive, no header": ({"nursery.zip": _zip({"nursery.data": "\n".join(body) + "\n",
-                                                             "nursery.names": "names"})}, True),
-        "shuffled, header with `class`": ({"nursery.data": "\n".join([lines[0].replace("classification", "class")]
-                                                                    + _shuffle(body)) + "\n"}, True),
+        "UCI zip archive, no header": (
+            {"nursery.zip": _zip({"nursery.data": "\n".join(body) + "\n", "nursery.names": "names"})},
+            True,
+        ),
+        "shuffled, header with `class`": (
+            {"nursery.data": "\n".join([lines[0].replace("classification", "class")] + _shuffle(body)) + "\n"},
+            True,
+        ),
     }
 
 
@@ -220,8 +240,9 @@ def _quote(line: str) -> str:
 
 def _students_variants():
     lines = _lines(_shared_text("StudentsPerformance.csv.gz"))
-    header = lines[0].replace("math", "math score").replace("reading", "reading score").replace("writing",
-                                                                                                  "writing score")
+    header = (
+        lines[0].replace("math", "math score").replace("reading", "reading score").replace("writing", "writing score")
+    )
     original = "\n".join(_quote(ln) for ln in [header] + lines[1:]) + "\n"
     return {
         "Kaggle archive, original names, quoted": ({"archive.zip": _zip({"StudentsPerformance.csv": original})}, True),
@@ -234,8 +255,10 @@ def _cardio_variants():
     lines = _lines(_shared_text("cardio_train.csv.gz"))
     header = lines[0].replace("sbp", "ap_hi").replace("dbp", "ap_lo")
     return {
-        "Kaggle archive, ap_hi/ap_lo": ({"archive.zip": _zip({"cardio_train.csv": "\n".join([header] + lines[1:])})},
-                                        True),
+        "Kaggle archive, ap_hi/ap_lo": (
+            {"archive.zip": _zip({"cardio_train.csv": "\n".join([header] + lines[1:])})},
+            True,
+        ),
         "shuffled (rows sorted back by id)": ({"cardio_train.csv": "\n".join([header] + _shuffle(lines[1:]))}, True),
     }
 
@@ -258,15 +281,23 @@ def _diabetes_variants():
     lines = _lines(_shared_text("diabetes_prediction_dataset.csv.gz"))
     original = _diabetes_original(lines)
     return {
-        "Kaggle archive, words, gender Other": ({"archive.zip": _zip({"diabetes_prediction_dataset.csv":
-                                                                      "\n".join(original) + "\n"})}, True),
+        "Kaggle archive, words, gender Other": (
+            {"archive.zip": _zip({"diabetes_prediction_dataset.csv": "\n".join(original) + "\n"})},
+            True,
+        ),
         "shuffled": ({"diabetes_prediction_dataset.csv": "\n".join([original[0]] + _shuffle(original[1:]))}, False),
     }
 
 
-VARIANTS = {"adult": _adult_variants, "smartgrid": _smartgrid_variants, "retail": _retail_variants,
-            "nursery": _nursery_variants, "students": _students_variants, "cardio": _cardio_variants,
-            "diabetes": _diabetes_variants}
+VARIANTS = {
+    "adult": _adult_variants,
+    "smartgrid": _smartgrid_variants,
+    "retail": _retail_variants,
+    "nursery": _nursery_variants,
+    "students": _students_variants,
+    "cardio": _cardio_variants,
+    "diabetes": _diabetes_variants,
+}
 
 
 def _write(directory: Path, files: dict) -> None:
@@ -317,9 +348,15 @@ def test_every_packaging_loads_to_the_registered_canonical_table(name, tmp_path,
 def _edit_one_value(name: str, files: dict) -> dict:
     """Change one value of one data row to another valid value."""
     fname, content = next((k, v) for k, v in files.items() if not k.endswith(".zip"))
-    pat, rep = {"adult": (r"^39,", "40,"), "smartgrid": (r"^(\d\.\d{4})", r"\g<1>9"), "retail": (r"^0 ", "16469 "),
-                "nursery": (r"recommend$", "priority"), "students": (r",72,72,74(\r?)$", r",73,72,74\1"),
-                "cardio": (r";110;80;", ";111;80;"), "diabetes": (r",25\.19,", ",25.18,")}[name]
+    pat, rep = {
+        "adult": (r"^39,", "40,"),
+        "smartgrid": (r"^(\d\.\d{4})", r"\g<1>9"),
+        "retail": (r"^0 ", "16469 "),
+        "nursery": (r"recommend$", "priority"),
+        "students": (r",72,72,74(\r?)$", r",73,72,74\1"),
+        "cardio": (r";110;80;", ";111;80;"),
+        "diabetes": (r",25\.19,", ",25.18,"),
+    }[name]
     lines = content.split("\n")
     i = next(k for k, ln in enumerate(lines) if re.search(pat, ln) and not ln.startswith(('"tau1"', "parents")))
     lines[i] = re.sub(pat, rep, lines[i], count=1)
@@ -390,8 +427,11 @@ def test_a_bad_first_copy_is_reported_and_the_good_later_one_used(iso, capsys):
     bad.write_bytes(_bad_gzips()["bad CRC"])
     for n in ("adult.data.gz", "adult.test.gz"):
         (iso["ext"] / n).write_bytes((VENDORED / n).read_bytes())
-    with pytest.warns(D.DatasetWarning, match=rf"skipped a corrupted copy.*{re.escape(str(iso['ext']))}.*"
-                                              rf"{re.escape(str(bad))}"):
+    with pytest.warns(
+        D.DatasetWarning,
+        match=rf"skipped a corrupted copy.*{re.escape(str(iso['ext']))}.*"
+        rf"{re.escape(str(bad))}",
+    ):
         frame = D.load("adult")
     assert frame.shape == (48_842, 16)
     assert cli.main(["status", "adult"]) == 1
@@ -478,8 +518,10 @@ def test_fetch_downloads_verifies_and_rejects_a_wrong_download(iso, monkeypatch,
     import urllib.request
 
     body = "\n".join(_lines(_shared_text("nursery.data.gz"))[1:]) + "\n"
-    served = {"good": _zip({"nursery.data": body}), "bad": _zip({"nursery.data": body.replace("recommend\n",
-                                                                                              "priority\n", 1)})}
+    served = {
+        "good": _zip({"nursery.data": body}),
+        "bad": _zip({"nursery.data": body.replace("recommend\n", "priority\n", 1)}),
+    }
     which = {"v": "bad"}
 
     class Resp(io.BytesIO):
@@ -520,6 +562,7 @@ def test_load_or_standin_falls_back_visibly(iso):
     def standin():
         """A tiny synthetic nursery-like table."""
         return pd.DataFrame({"a": [1, 2]})
+
     frame, source = D.load_or_standin("nursery", standin)
     assert not source.real and len(frame) == 2
     assert "Stand-in" in source._repr_html_() and "tiny synthetic" in source.message()
@@ -573,8 +616,15 @@ def test_every_standin_box_in_the_book_is_registered_or_explained():
 
 
 def test_not_public_entries_cover_the_papers_unobtainable_data():
-    labels = {"TPC-E": "tpce", "AV Healthcare": "healthcare", "heart disease (BRFSS 2015)": "heart",
-              "MyAnimeList": "myanimelist", "JD": "jd", "CelebA": "celeba", "DSS": "dss"}
+    labels = {
+        "TPC-E": "tpce",
+        "AV Healthcare": "healthcare",
+        "heart disease (BRFSS 2015)": "heart",
+        "MyAnimeList": "myanimelist",
+        "JD": "jd",
+        "CelebA": "celeba",
+        "DSS": "dss",
+    }
     for label, key in labels.items():
         assert NOT_PUBLIC[key] in find_not_public(label), label
     assert [e.name for e in find_not_public("MyAnimeList and JD")] == ["myanimelist", "jd"]
@@ -601,13 +651,32 @@ def test_installed_package_in_a_fresh_venv_finds_adult_and_uses_the_user_directo
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
-    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     # the runtime dependencies come from the test interpreter's environment (offline); a .pth adds its
     # site-packages *after* the venv's own, and does not run that environment's editable-install hooks
     Path(site, "deps.pth").write_text("\n".join(_site_packages()) + "\n")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--quiet", "--no-deps",
-                    "--no-build-isolation", "--no-index", str(src)], check=True, cwd=tmp_path)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(py),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            str(src),
+        ],
+        check=True,
+        cwd=tmp_path,
+    )
     shutil.rmtree(src)  # nothing of the source tree is left to find
     run_dir = tmp_path / "elsewhere"
     run_dir.mkdir()
@@ -639,20 +708,23 @@ def test_installed_package_in_a_fresh_venv_finds_adult_and_uses_the_user_directo
     res = run("-m", "ldp.data", "status", "no-such-dataset")
     assert res.returncode == 2 and "unknown dataset 'no-such-dataset'" in res.stderr and not res.stdout
     installed = Path(site) / "ldp" / "data"
-    assert sorted(p.name for p in (installed / "vendored").iterdir()) == ["adult.data.gz", "adult.names.gz",
-                                                                          "adult.test.gz"]
+    assert sorted(p.name for p in (installed / "vendored").iterdir()) == [
+        "adult.data.gz",
+        "adult.names.gz",
+        "adult.test.gz",
+    ]
     assert not (Path(site) / "data").exists()
 
 
 # The first five rows of UCI's Data_for_UCI_named.csv as published (CC BY 4.0), quoted in public documentation:
 # full precision and the stabf label, i.e. what the shared copy rounded and dropped.
-UCI_GRID_HEAD = '''"tau1","tau2","tau3","tau4","p1","p2","p3","p4","g1","g2","g3","g4","stab","stabf"
+UCI_GRID_HEAD = """"tau1","tau2","tau3","tau4","p1","p2","p3","p4","g1","g2","g3","g4","stab","stabf"
 2.95906002455997,3.07988520422811,8.38102539191882,9.78075443222607,3.76308477206316,-0.782603630987543,-1.25739482958732,-1.7230863114883,0.650456460887227,0.859578105752345,0.887444920638513,0.958033987602737,0.0553474891727752,"unstable"
 9.3040972346785,4.90252411201167,3.04754072762177,1.36935735529605,5.06781210427845,-1.94005842705193,-1.87274168559721,-1.25501199162931,0.41344056837935,0.862414076352903,0.562139050527675,0.781759910653126,-0.00595746432603695,"stable"
 8.97170690932022,8.84842842134833,3.04647874898866,1.21451813833956,3.40515818001095,-1.20745559234302,-1.27721014673295,-0.92049244093498,0.163041039311334,0.766688656526962,0.839444015400588,0.109853244952427,0.00347087904838871,"unstable"
 0.716414776295121,7.66959964406565,4.48664083058949,2.34056298396795,3.96379106326633,-1.02747330413905,-1.9389441526466,-0.997373606480681,0.446208906537321,0.976744082924302,0.929380522872661,0.36271777426931,0.028870543444887,"unstable"
 3.13411155161342,7.60877161603408,4.94375930178099,9.85757326996638,3.52581081652096,-1.12553095451115,-1.84597485447561,-0.554305007534195,0.797109525792467,0.455449947148291,0.656946658473716,0.820923486481631,0.0498603734837059,"unstable"
-'''
+"""
 
 
 def test_published_grid_rows_normalise_to_the_copy_and_agree_with_the_stabf_rule():

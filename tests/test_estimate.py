@@ -1,4 +1,5 @@
 """Tests for ldp.estimate: Norm-Sub, simplex projection, clipping, IBU on channels, GRR and UE paths."""
+
 from __future__ import annotations
 
 import itertools
@@ -60,10 +61,14 @@ def test_project_simplex_is_the_nearest_point():
         v = rng.normal(0.2, 0.6, size=d)
         w = project_simplex(v)
         assert on_simplex(w)
-        res = optimize.minimize(lambda x, v=v: np.sum((x - v) ** 2), np.full(d, 1 / d), method="SLSQP",
-                                bounds=[(0, None)] * d,
-                                constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1}],
-                                options={"ftol": 1e-14, "maxiter": 500})
+        res = optimize.minimize(
+            lambda x, v=v: np.sum((x - v) ** 2),
+            np.full(d, 1 / d),
+            method="SLSQP",
+            bounds=[(0, None)] * d,
+            constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1}],
+            options={"ftol": 1e-14, "maxiter": 500},
+        )
         assert np.sum((w - v) ** 2) <= np.sum((res.x - v) ** 2) + 1e-9
         np.testing.assert_allclose(w, res.x, atol=1e-5)
 
@@ -169,8 +174,10 @@ def test_ibu_reaches_the_mle():
     assert info.converged and info.objective == "likelihood"
     # the MLE of an invertible channel with interior solution: πP = counts/n
     np.testing.assert_allclose(pi @ P, counts / counts.sum(), atol=1e-8)
-    best = max(log_likelihood(P, counts, w)
-               for w in (np.array(t) / 20 for t in itertools.product(range(21), repeat=3) if sum(t) == 20))
+    best = max(
+        log_likelihood(P, counts, w)
+        for w in (np.array(t) / 20 for t in itertools.product(range(21), repeat=3) if sum(t) == 20)
+    )
     assert info.log_likelihood >= best - 1e-9
 
 
@@ -192,16 +199,19 @@ def test_ibu_init_with_zeros_and_impossible_outputs():
     np.testing.assert_allclose(pi, [1.0, 0.0])
 
 
-@pytest.mark.parametrize("kwargs,exc", [
-    (dict(channel=[[0.5, 0.6]], output_counts=[1, 1]), ValueError),
-    (dict(channel=np.eye(2), output_counts=[1, 1, 1]), ValueError),
-    (dict(channel=np.eye(2), output_counts=[0, 0]), ValueError),
-    (dict(channel=np.eye(2), output_counts=[-1, 2]), ValueError),
-    (dict(channel=np.eye(2), output_counts=[1, 1], max_iter=0), ValueError),
-    (dict(channel=np.eye(2), output_counts=[1, 1], tol=-1.0), ValueError),
-    (dict(channel=np.eye(2), output_counts=[1, 1], init=[0.5, 0.6]), ValueError),
-    (dict(channel=np.eye(2), output_counts=["a", "b"]), TypeError),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc",
+    [
+        (dict(channel=[[0.5, 0.6]], output_counts=[1, 1]), ValueError),
+        (dict(channel=np.eye(2), output_counts=[1, 1, 1]), ValueError),
+        (dict(channel=np.eye(2), output_counts=[0, 0]), ValueError),
+        (dict(channel=np.eye(2), output_counts=[-1, 2]), ValueError),
+        (dict(channel=np.eye(2), output_counts=[1, 1], max_iter=0), ValueError),
+        (dict(channel=np.eye(2), output_counts=[1, 1], tol=-1.0), ValueError),
+        (dict(channel=np.eye(2), output_counts=[1, 1], init=[0.5, 0.6]), ValueError),
+        (dict(channel=np.eye(2), output_counts=["a", "b"]), TypeError),
+    ],
+)
 def test_ibu_validation(kwargs, exc):
     with pytest.raises(exc):
         ibu(**kwargs)
@@ -261,10 +271,14 @@ def test_ibu_ue_composite_likelihood_monotone_and_maximal():
     # the direct solver finds the same point
     np.testing.assert_allclose(ue_composite_mle(C, n, p, q), pi_hat, atol=1e-9)
     np.testing.assert_allclose(ibu_ue(C, n, p, q), pi_hat, atol=1e-9)
-    res = optimize.minimize(lambda x: -ue_composite_log_likelihood(C, n, p, q, x), np.full(5, 0.2),
-                            method="SLSQP", bounds=[(0, 1)] * 5,
-                            constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1}],
-                            options={"ftol": 1e-15, "maxiter": 1000})
+    res = optimize.minimize(
+        lambda x: -ue_composite_log_likelihood(C, n, p, q, x),
+        np.full(5, 0.2),
+        method="SLSQP",
+        bounds=[(0, 1)] * 5,
+        constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1}],
+        options={"ftol": 1e-15, "maxiter": 1000},
+    )
     assert ue_composite_log_likelihood(C, n, p, q, pi_hat) >= -res.fun - 1e-7
     np.testing.assert_allclose(pi_hat, res.x, atol=2e-3)
 
@@ -330,8 +344,9 @@ def test_grr_mle_known_cases():
     counts = np.array([70, 20, 10])
     m = grr_mle(counts, o.p, o.q)
     P = o.channel()
-    best = max(log_likelihood(P, counts, np.array(t) / 30)
-               for t in itertools.product(range(31), repeat=3) if sum(t) == 30)
+    best = max(
+        log_likelihood(P, counts, np.array(t) / 30) for t in itertools.product(range(31), repeat=3) if sum(t) == 30
+    )
     assert log_likelihood(P, counts, m) >= best - 1e-9
     with pytest.raises(ValueError, match="p \\+ \\(d-1\\) q"):
         grr_mle([1, 2], o.p, o.q)
@@ -347,6 +362,7 @@ def test_ibuinfo_is_frozen():
 def test_ibu_grr_equals_dense_ibu_when_some_values_were_never_reported():
     """Values with zero reports take the masked branch of the fast loop; its iterates must still match."""
     from ldp.oracles import GRR
+
     o = GRR(1.0, 50)
     rng = np.random.default_rng(3)
     counts = o.simulate_counts(rng.multinomial(5000, rng.dirichlet(np.ones(50))), rng)

@@ -1,4 +1,5 @@
 """Code hygiene of the ``ldp`` package that no linter checks for us."""
+
 from __future__ import annotations
 
 import ast
@@ -37,4 +38,37 @@ def test_the_scan_finds_a_long_function(tmp_path):
 def test_no_function_longer_than_the_limit():
     rows = long_functions()
     assert rows == [], "functions longer than {} lines:\n{}".format(
-        MAX_FUNCTION_LINES, "\n".join(f"  {f}: {name} ({n} lines)" for f, name, n in rows))
+        MAX_FUNCTION_LINES, "\n".join(f"  {f}: {name} ({n} lines)" for f, name, n in rows)
+    )
+
+
+def test_notebooks_import_only_what_they_use(tmp_path):
+    """Every notebook, as the Python a reader runs: no unused import, no undefined or redefined name (ruff's F rules;
+    ``display`` is IPython's built-in)."""
+    import subprocess
+    import sys
+
+    import jupytext
+
+    notebooks = sorted((PACKAGE.parent / "notebooks").glob("*.md"))
+    for nb in notebooks:
+        jupytext.write(jupytext.read(nb), tmp_path / f"{nb.stem}.py", fmt="py:percent")
+    ruff = Path(sys.executable).with_name("ruff")
+    out = subprocess.run(
+        [
+            str(ruff),
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--select",
+            "F",
+            "--config",
+            "builtins = ['display']",
+            "--output-format",
+            "concise",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stdout

@@ -1,4 +1,5 @@
 """Table 7 of LoPub as the authors computed it (ldp.lopub.authors), and the options it added to Algorithm 5."""
+
 from __future__ import annotations
 
 import hashlib
@@ -57,15 +58,25 @@ def test_py27_sample_validates():
 
 # ------------------------------------------------------------------ coding
 def test_equal_width_bins_exact_at_edges():
-    x = np.arange(0, 17)                       # span 16, 16 bins of width 1: (0,1] -> 0, ..., (15,16] -> 15
+    x = np.arange(0, 17)  # span 16, 16 bins of width 1: (0,1] -> 0, ..., (15,16] -> 15
     np.testing.assert_array_equal(au.equal_width_bins(x, 16), np.r_[0, np.arange(16)])
     gen = np.random.default_rng(0)
     for lo, hi in ((17, 90), (12_285, 1_484_705), (0, 99_999), (1, 99)):
-        vals = np.r_[lo, hi, gen.integers(lo, hi + 1, 500),
-                     [lo + (hi - lo) * b // 16 for b in range(17)]]       # values on or next to edges
+        vals = np.r_[
+            lo, hi, gen.integers(lo, hi + 1, 500), [lo + (hi - lo) * b // 16 for b in range(17)]
+        ]  # values on or next to edges
         got = au.equal_width_bins(vals, 16)
-        want = [max(0, -(-(Fraction(16 * (int(v) - lo), hi - lo).numerator)
-                         // Fraction(16 * (int(v) - lo), hi - lo).denominator) - 1) for v in vals]
+        want = [
+            max(
+                0,
+                -(
+                    -(Fraction(16 * (int(v) - lo), hi - lo).numerator)
+                    // Fraction(16 * (int(v) - lo), hi - lo).denominator
+                )
+                - 1,
+            )
+            for v in vals
+        ]
         np.testing.assert_array_equal(got, want)
     with pytest.raises(ValueError, match="constant"):
         au.equal_width_bins(np.array([3, 3]))
@@ -81,7 +92,7 @@ def test_first_appearance_codes():
 # ------------------------------------------------------------------ the options added to Algorithm 4/5
 def test_edge_rule_and_sort_key():
     tau = mi_threshold(2, 2, 0.2)
-    mi = np.array([[0, tau], [tau, 0]])            # a pair exactly at the threshold
+    mi = np.array([[0, tau], [tau, 0]])  # a pair exactly at the threshold
     assert dependency_graph(mi, (2, 2), 0.2)[0, 1] == 1
     assert dependency_graph(mi, (2, 2), 0.2, edge_rule=">")[0, 1] == 0
     with pytest.raises(ValueError, match="edge_rule"):
@@ -136,7 +147,7 @@ def test_table7_as_the_authors_computed_it(authors_adult):
     paper = ex.PAPER_TABLES["adult"].set_index("phi")
     for col in ("dep_pruning", "dep", "pairs_pruning", "pairs"):
         np.testing.assert_array_equal(ours[col].to_numpy(), paper[col].to_numpy(), err_msg=col)
-    for col in ("loss_ratio", "reduction_ratio"):      # printed to three decimals
+    for col in ("loss_ratio", "reduction_ratio"):  # printed to three decimals
         np.testing.assert_array_equal(ours[col].round(3).to_numpy(), paper[col].to_numpy(), err_msg=col)
 
 
@@ -148,6 +159,6 @@ def test_table7_readings_that_differ(authors_adult):
     assert (full["dep"] != paper["dep"]).any()
     text_key = au.table7(authors_adult, key="paper").set_index("phi")
     assert (text_key["dep_pruning"] != paper["dep_pruning"]).any()
-    assert (text_key["dep"] == paper["dep"]).all()       # the key changes only the pruned search
+    assert (text_key["dep"] == paper["dep"]).all()  # the key changes only the pruned search
     with pytest.raises(ValueError, match="data"):
         au.table7(authors_adult, data="train")

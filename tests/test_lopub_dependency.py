@@ -1,4 +1,5 @@
 """Mutual information, threshold, dependency graph, junction tree, pruning and Tables 7-9 arithmetic."""
+
 from __future__ import annotations
 
 import itertools
@@ -71,14 +72,13 @@ def test_threshold_values_and_monotonicity():
     assert np.all(np.diff(taus) > 0)
     mi = np.zeros((4, 4))
     g = dependency_graph(mi, (2, 3, 4, 5), 0.0)
-    assert edge_count(g) == 12                                    # phi = 0, ">=": complete graph
+    assert edge_count(g) == 12  # phi = 0, ">=": complete graph
     with pytest.raises(ValueError, match="phi must lie in"):
         mi_threshold(2, 2, 1.5)
 
 
 # ------------------------------------------------------------------ T-G1: Examples 11-12
-@pytest.mark.parametrize("phi, edges", [(0.32, EXAMPLE12_EDGES), (0.30, EXAMPLE12_EDGES | {(1, 2)}),
-                                        (0.33, {(3, 4)})])
+@pytest.mark.parametrize("phi, edges", [(0.32, EXAMPLE12_EDGES), (0.30, EXAMPLE12_EDGES | {(1, 2)}), (0.33, {(3, 4)})])
 def test_example12_graph(phi, edges):
     g = dependency_graph(example11_mi_matrix(), EXAMPLE11_DOMAINS, phi)
     found = {(a + 1, b + 1) for a, b in zip(*np.nonzero(np.triu(g)))}
@@ -88,8 +88,7 @@ def test_example12_graph(phi, edges):
 
 def test_example12_cliques():
     tree = junction_tree(dependency_graph(example11_mi_matrix(), EXAMPLE11_DOMAINS, 0.32))
-    assert {frozenset(a + 1 for a in c) for c in tree.cliques} == {frozenset({1, 4}), frozenset({3, 4}),
-                                                                   frozenset({2})}
+    assert {frozenset(a + 1 for a in c) for c in tree.cliques} == {frozenset({1, 4}), frozenset({3, 4}), frozenset({2})}
 
 
 # ------------------------------------------------------------------ T-G2: Fig. 5 / Example 13
@@ -130,7 +129,7 @@ def test_random_graphs_give_valid_junction_trees(seed):
 
 def test_running_intersection_detects_a_bad_tree():
     tree = junction_tree(_adjacency(FIG5_NODES, FIG5_EDGES))
-    bad = type(tree)(tree.cliques, ((0, 3), (1, 3)), ())     # {1,2}-{6}-{2,3,5}: attribute 2 disconnected
+    bad = type(tree)(tree.cliques, ((0, 3), (1, 3)), ())  # {1,2}-{6}-{2,3,5}: attribute 2 disconnected
     assert not has_running_intersection(bad)
 
 
@@ -144,8 +143,7 @@ def test_identification_rates_sum_to_one():
 
 
 def test_pairwise_mi_uses_the_given_estimator():
-    joints = {(0, 1): np.array([[0.5, 0], [0, 0.5]]), (0, 2): np.full((2, 2), 0.25),
-              (1, 2): np.full((2, 2), 0.25)}
+    joints = {(0, 1): np.array([[0.5, 0], [0, 0.5]]), (0, 2): np.full((2, 2), 0.25), (1, 2): np.full((2, 2), 0.25)}
     mi = pairwise_mi(lambda pair: joints[pair], 3)
     assert mi[1, 0] == pytest.approx(math.log(2)) and mi[0, 2] == 0.0
 
@@ -155,8 +153,19 @@ def test_relative_entropy_of_uniform_binary():
     assert relative_entropy([0.5, 0.5]) == pytest.approx(math.log(2) / 2)
 
 
-@pytest.mark.parametrize("d, phi, keep", [(15, 0.3, 11), (15, 0.1, 14), (16, 0.15, 14), (16, 0.2, 13),
-                                          (16, 0.3, 11), (24, 0.1, 22), (24, 0.2, 19), (24, 0.3, 17)])
+@pytest.mark.parametrize(
+    "d, phi, keep",
+    [
+        (15, 0.3, 11),
+        (15, 0.1, 14),
+        (16, 0.15, 14),
+        (16, 0.2, 13),
+        (16, 0.3, 11),
+        (24, 0.1, 22),
+        (24, 0.2, 19),
+        (24, 0.3, 17),
+    ],
+)
 def test_n_keep_half_up(d, phi, keep):
     assert n_keep(d, phi) == keep
 
@@ -227,5 +236,5 @@ def test_pruning_table_layout():
     assert list(t["pairs"]) == [28] * 3
     assert list(t["pairs_pruning"]) == [n_keep(d, p) * (n_keep(d, p) - 1) // 2 for p in (0.1, 0.2, 0.3)]
     assert np.all(np.diff(t["reduction_ratio"]) >= 0)
-    assert np.all(t["loss_ratio"] <= 0)                     # binary mode never loses a dependency
+    assert np.all(t["loss_ratio"] <= 0)  # binary mode never loses a dependency
     assert np.all(t["dep_pruning_diag"] == t["dep_pruning"] + d)

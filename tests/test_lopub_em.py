@@ -1,4 +1,5 @@
 """EM_JD (Alg. 1): worked example, invariants, agreement with the per-report loop, recovery within the noise."""
+
 from __future__ import annotations
 
 import itertools
@@ -163,7 +164,7 @@ def _fisher_sd(pi: np.ndarray, factors: list[np.ndarray]) -> np.ndarray:
         q = np.einsum("ax,by->abxy", q, F).reshape(q.shape[0] * F.shape[0], -1)
     p = pi.ravel()
     py = p @ q
-    grad = q[:-1] - q[-1]                                  # d P(y) / d theta_c, theta = first V-1 cells
+    grad = q[:-1] - q[-1]  # d P(y) / d theta_c, theta = first V-1 cells
     info = (grad / py) @ grad.T
     cov = np.linalg.inv(info)
     var_last = cov.sum()

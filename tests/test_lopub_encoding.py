@@ -1,4 +1,5 @@
 """LoPub user side: Bloom filters, permanent randomized response, exact privacy per attribute and per record."""
+
 from __future__ import annotations
 
 import itertools
@@ -25,8 +26,20 @@ from ldp.oracles.bloom import epsilon_from_f
 
 
 # ------------------------------------------------------------------ T-P1, T-P2, T-P3: budgets
-@pytest.mark.parametrize("f, eps", [(0.1, 23.56), (0.2, 17.58), (0.3, 13.88), (0.4, 11.09), (0.5, 8.79),
-                                    (0.6, 6.78), (0.7, 4.95), (0.8, 3.24), (0.9, 1.61)])
+@pytest.mark.parametrize(
+    "f, eps",
+    [
+        (0.1, 23.56),
+        (0.2, 17.58),
+        (0.3, 13.88),
+        (0.4, 11.09),
+        (0.5, 8.79),
+        (0.6, 6.78),
+        (0.7, 4.95),
+        (0.8, 3.24),
+        (0.9, 1.61),
+    ],
+)
 def test_epsilon_table_per_attribute(f, eps):
     enc = LoPubEncoder((3, 2), f=f, m=16, h=4)
     assert round(enc.epsilon_attribute, 2) == pytest.approx(eps)
@@ -74,14 +87,19 @@ def test_filters_have_h_or_fewer_ones_distinct_rows_full_rank(sizing):
 
 
 def test_filters_deterministic_across_processes():
-    code = ("from ldp.lopub import LoPubEncoder; import hashlib;"
-            "e = LoPubEncoder((41, 16, 2), f=0.5, m=128, h=4);"
-            "print(hashlib.sha256(b''.join(B.tobytes() for B in e.filters)).hexdigest())")
+    code = (
+        "from ldp.lopub import LoPubEncoder; import hashlib;"
+        "e = LoPubEncoder((41, 16, 2), f=0.5, m=128, h=4);"
+        "print(hashlib.sha256(b''.join(B.tobytes() for B in e.filters)).hexdigest())"
+    )
     outs = set()
     for seed in ("1", "987"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                check=True).stdout.strip())
+        outs.add(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout.strip()
+        )
     assert len(outs) == 1
 
 
@@ -160,10 +178,10 @@ def test_table3_records_encode_to_table5_bit_strings():
     from ldp.lopub import paper as ex
 
     attrs = ("Gender", "Education", "Income")
-    expected = {                                   # Table 5, for the users u1, u2, u3, uN of Table 3
-        "Gender": ["01", "10", "10", "01"],        # M, F, F, M
-        "Education": ["0101", "0110", "0101", "1100"],   # college, master, college, phd
-        "Income": ["0110", "0011", "0110", "1001"],       # working, low-middle, working, up-middle
+    expected = {  # Table 5, for the users u1, u2, u3, uN of Table 3
+        "Gender": ["01", "10", "10", "01"],  # M, F, F, M
+        "Education": ["0101", "0110", "0101", "1100"],  # college, master, college, phd
+        "Income": ["0110", "0011", "0110", "1001"],  # working, low-middle, working, up-middle
     }
     labels = [tuple(ex.TABLE5[a]) for a in attrs]
     codes = np.column_stack([[labels[j].index(v) for v in ex.TABLE3[a]] for j, a in enumerate(attrs)])
@@ -175,8 +193,8 @@ def test_table3_records_encode_to_table5_bit_strings():
     enc = LoPubEncoder([len(v) for v in labels], f=1e-12, h=2, names=attrs, filters=filters)
     assert enc.lengths == (2, 4, 4)
     for j, a in enumerate(attrs):
-        assert strings(enc.oracles[j].encode(codes[:, j])) == expected[a]       # the true filters s = H(x)
-    for seed in range(5):                                                       # PRR with f -> 0 keeps them
+        assert strings(enc.oracles[j].encode(codes[:, j])) == expected[a]  # the true filters s = H(x)
+    for seed in range(5):  # PRR with f -> 0 keeps them
         rep = enc.encode(codes, rng=seed)
         for j, a in enumerate(attrs):
             assert strings(rep.bits[j]) == expected[a]
@@ -208,15 +226,18 @@ def test_encode_shapes_and_reports():
 
 
 # ------------------------------------------------------------------ bad input
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(f=0.0), "f must lie in"),
-    (dict(f=1.0), "f must lie in"),
-    (dict(f=-0.2), "f must lie in"),
-    (dict(f=0.5, h=0), "h must be >= 1"),
-    (dict(f=0.5, m=3, h=4), "m must be >= h"),
-    (dict(f=0.5, m=4, h=2), "cannot be linearly independent"),
-    (dict(f=0.5, sizing="best"), "sizing must be one of"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(f=0.0), "f must lie in"),
+        (dict(f=1.0), "f must lie in"),
+        (dict(f=-0.2), "f must lie in"),
+        (dict(f=0.5, h=0), "h must be >= 1"),
+        (dict(f=0.5, m=3, h=4), "m must be >= h"),
+        (dict(f=0.5, m=4, h=2), "cannot be linearly independent"),
+        (dict(f=0.5, sizing="best"), "sizing must be one of"),
+    ],
+)
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         LoPubEncoder((5, 2), **kwargs)

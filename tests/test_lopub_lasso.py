@@ -1,4 +1,5 @@
 """Lasso_JD (Alg. 2) and Lasso+EM_JD (Alg. 3): worked examples, identifiability, recovery, support."""
+
 from __future__ import annotations
 
 import math
@@ -7,9 +8,25 @@ import numpy as np
 import pytest
 
 from ldp.exceptions import ConvergenceWarning
-from ldp.lopub import (EM, LASSO, LASSO_EM, METHODS, LoPubEncoder, LoPubReports, bit_counts, candidate_matrix,
-                       candidate_rank, debias_counts, empirical_joint, estimate_joint, identifiability_bound,
-                       kron_lasso_pair, lasso_em_joint, lasso_from_counts, lasso_joint)
+from ldp.lopub import (
+    EM,
+    LASSO,
+    LASSO_EM,
+    METHODS,
+    LoPubEncoder,
+    LoPubReports,
+    bit_counts,
+    candidate_matrix,
+    candidate_rank,
+    debias_counts,
+    empirical_joint,
+    estimate_joint,
+    identifiability_bound,
+    kron_lasso_pair,
+    lasso_em_joint,
+    lasso_from_counts,
+    lasso_joint,
+)
 from ldp.lopub.paper import table6_reports
 
 
@@ -29,8 +46,11 @@ def test_example9_candidate_matrix():
 
 def test_candidate_matrix_row_major_order():
     rng = np.random.default_rng(0)
-    fs = [rng.integers(0, 2, (3, 5)).astype(np.uint8), rng.integers(0, 2, (2, 4)).astype(np.uint8),
-          rng.integers(0, 2, (4, 3)).astype(np.uint8)]
+    fs = [
+        rng.integers(0, 2, (3, 5)).astype(np.uint8),
+        rng.integers(0, 2, (2, 4)).astype(np.uint8),
+        rng.integers(0, 2, (4, 3)).astype(np.uint8),
+    ]
     M = candidate_matrix(fs)
     for flat in range(24):
         a, b, c = np.unravel_index(flat, (3, 2, 4))
@@ -53,8 +73,8 @@ def test_equal_marginals_give_identical_lasso_output():
     enc = LoPubEncoder((4, 5), f=0.5, m=32, h=4)
     rng = np.random.default_rng(3)
     a = rng.integers(0, 4, 3000)
-    b = np.minimum(a + rng.integers(0, 2, 3000), 4)     # strongly dependent on a
-    b_perm = rng.permutation(b)                          # same marginal, independent of a
+    b = np.minimum(a + rng.integers(0, 2, 3000), 4)  # strongly dependent on a
+    b_perm = rng.permutation(b)  # same marginal, independent of a
     M = candidate_matrix(enc.filters)
     outs, joints = [], []
     for bb in (b, b_perm):
@@ -91,12 +111,13 @@ def test_one_dimensional_lasso_within_noise_of_least_squares_oracle():
 
 def test_lasso_renormalises_and_reports_raw_sum():
     rep = LoPubEncoder((6, 3), f=0.4, m=32, h=4).encode(
-        np.column_stack([np.arange(600) % 6, np.arange(600) % 3]), rng=0)
+        np.column_stack([np.arange(600) % 6, np.arange(600) % 3]), rng=0
+    )
     raw = lasso_joint(rep, (0, 1), alpha=1e-3, renormalize=False)
     norm = lasso_joint(rep, (0, 1), alpha=1e-3)
     assert norm.joint.sum() == pytest.approx(1.0)
     assert raw.raw_sum == pytest.approx(raw.joint.sum())
-    assert raw.raw_sum < 1.0                         # the L1 penalty shrinks the total mass
+    assert raw.raw_sum < 1.0  # the L1 penalty shrinks the total mass
     assert np.all(norm.joint >= 0)
 
 
@@ -147,7 +168,7 @@ def test_estimate_joint_dispatch():
         est = estimate_joint(rep, (0, 1), method)
         assert est.joint.shape == (2, 3) and est.seconds >= 0 and est.method == method
     assert estimate_joint(rep, (0, 1), LASSO).iterations == 0
-    with pytest.warns(ConvergenceWarning):                   # two steps on purpose: the iteration count is tested
+    with pytest.warns(ConvergenceWarning):  # two steps on purpose: the iteration count is tested
         assert estimate_joint(rep, (0, 1), EM, max_iter=2).iterations == 2
     assert estimate_joint(rep, (0, 1), LASSO_EM).iterations >= 1
     with pytest.raises(ValueError, match="method must be one of"):

@@ -1,4 +1,5 @@
 """Summaries behind the LoPub claims (ldp.lopub.summaries): means, standard errors, gaps and margins."""
+
 from __future__ import annotations
 
 import math
@@ -27,7 +28,7 @@ def test_group_stats_mean_se_count_by_hand():
     row = s.loc[("X", 0.1, "A")]
     assert row["mean"] == pytest.approx(2.1)
     assert row["n"] == 3
-    assert row["se"] == pytest.approx(0.1 / math.sqrt(3))      # std of (-0.1, 0, 0.1) is 0.1
+    assert row["se"] == pytest.approx(0.1 / math.sqrt(3))  # std of (-0.1, 0, 0.1) is 0.1
     one = su.group_stats(_frame().iloc[:1], ["method"], "v")
     assert one["se"].iloc[0] == 0.0
 
@@ -105,7 +106,7 @@ def test_cells_matching_counts_exact_and_rounded_cells():
 
 def test_paired_gap_removes_the_spread_between_units():
     rows = []
-    for unit, level in enumerate((0.0, 10.0, 20.0)):          # very different units, constant difference 1 +- 0.1
+    for unit, level in enumerate((0.0, 10.0, 20.0)):  # very different units, constant difference 1 +- 0.1
         for method, shift in (("A", 1.0 + 0.1 * (unit - 1)), ("B", 0.0)):
             rows.append({"data": "X", "f": 0.1, "combo": (unit, unit + 1), "method": method, "v": level + shift})
     frame = pd.DataFrame(rows)

@@ -1,4 +1,5 @@
 """Synthesis (Alg. 6), the end-to-end pipeline (Alg. 4 + 6), evaluation and the datasets."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -79,7 +80,7 @@ def test_chain_of_two_cliques_matches_both_marginals():
 # ------------------------------------------------------------------ T-S3: zero-probability separator values
 def test_zero_probability_separator_falls_back():
     pab = np.array([[0.25, 0.25], [0.25, 0.25]])
-    pbc = np.array([[0.5, 0.5], [0.0, 0.0]])          # B = 1 impossible under the second clique
+    pbc = np.array([[0.5, 0.5], [0.0, 0.0]])  # B = 1 impossible under the second clique
     tree = JunctionTree(((0, 1), (1, 2)), ((0, 1),), ())
 
     roots = set()
@@ -87,11 +88,11 @@ def test_zero_probability_separator_falls_back():
         res = synthesize(tree, (2, 2, 2), lambda c: {(0, 1): pab, (1, 2): pbc}[tuple(c)], 4000, rng=seed)
         roots.add(res.order[0])
         assert res.codes.min() >= 0
-        if res.order[0] == 0:      # B sampled from the first clique: about half the rows hit B = 1
+        if res.order[0] == 0:  # B sampled from the first clique: about half the rows hit B = 1
             assert 1500 < res.fallback_rows < 2500
-        else:                      # B sampled from the second clique: never 1
+        else:  # B sampled from the second clique: never 1
             assert res.fallback_rows == 0
-    assert roots == {0, 1}         # the root clique is chosen at random (line 3 of Alg. 6)
+    assert roots == {0, 1}  # the root clique is chosen at random (line 3 of Alg. 6)
 
 
 def test_isolated_attributes_and_bad_input():
@@ -132,11 +133,11 @@ def _perturbation_cov(reports, attrs, p: np.ndarray) -> np.ndarray:
     L = np.ones((reports.n, 1))
     for a in attrs:
         ll = log_likelihood_table(reports.bits[a], reports.filters[a], reports.f)
-        la = np.exp(ll - ll.max(axis=1, keepdims=True))        # per-report factors cancel in g
+        la = np.exp(ll - ll.max(axis=1, keepdims=True))  # per-report factors cancel in g
         L = (L[:, :, None] * la[:, None, :]).reshape(reports.n, -1)
     g = L / (L @ p)[:, None]
     info = g.T @ g
-    z = np.vstack([np.eye(p.size - 1), -np.ones((1, p.size - 1))])     # basis of {x : sum x = 0}
+    z = np.vstack([np.eye(p.size - 1), -np.ones((1, p.size - 1))])  # basis of {x : sum x = 0}
     cov = z @ np.linalg.inv(z.T @ info @ z) @ z.T
     return cov - (np.diag(p) - np.outer(p, p)) / reports.n
 
@@ -199,7 +200,7 @@ def test_classifiers_learn_a_deterministic_target():
     train, test = table.take(train_idx), table.take(test_idx)
     for model in ("svm", "rf"):
         acc = classification_rate(train, test, 3, model=model, n_estimators=20, rng=1)
-        assert acc > 0.85                                          # d copies c with prob. 0.9
+        assert acc > 0.85  # d copies c with prob. 0.9
     assert binary_attributes(table.sizes) == [2, 3]
     assert random_guess_rate(table.sizes, [2, 3]) == 0.5
     avg = average_classification_rate(train, test, [0, 2], model="rf", n_estimators=10, rng=0)
@@ -248,6 +249,7 @@ def test_retail_table_matches_paper_shape():
 def test_adult_exact_dependency_counts_match_table7_where_binning_allows():
     """With our binning, exact MI reproduces Table 7's #Dep at phi = 0.3 and 0.4 (24 and 14)."""
     from ldp.lopub import dependency_graph, edge_count, empirical_mi_matrix
+
     t = adult_table(load("adult"))
     mi = empirical_mi_matrix(t.codes, t.sizes)
     assert edge_count(dependency_graph(mi, t.sizes, 0.3)) == 24
@@ -260,7 +262,7 @@ def test_reduction_with_pruning_estimates_only_kept_pairs():
     full = reduce_dimensions(rep, 0.3, LASSO_EM)
     pruned = reduce_dimensions(rep, 0.3, LASSO_EM, pruning="nonbinary")
     assert len(full.pair_joints) == 10
-    assert len(pruned.pair_joints) == 6                        # C(half_up(5 * 0.7), 2) = C(4, 2)
+    assert len(pruned.pair_joints) == 6  # C(half_up(5 * 0.7), 2) = C(4, 2)
     # every edge found with pruning is an edge of the full search (same estimator, same reports)
     assert np.all(pruned.graph <= full.graph)
     binary = reduce_dimensions(rep, 0.3, LASSO_EM, pruning="binary")

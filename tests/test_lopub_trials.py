@@ -1,4 +1,5 @@
 """Trial functions of the LoPub experiments notebook and the plot helper, at tiny sizes."""
+
 from __future__ import annotations
 
 from functools import partial
@@ -7,15 +8,22 @@ import matplotlib
 import numpy as np
 import pytest
 
-from ldp.sweep import sweep
 from ldp.lopub import METHODS, CodedTable
 from ldp.lopub.datasets import tpce_standin
 from ldp.lopub.evaluation import forest_predict, one_hot
-from ldp.lopub.trials import (estimator_trial, nonprivate_trial, per_report_speedup, product_of_marginals,
-                                   random_combinations, release_trial, sample_rows)
-from ldp.lopub.joint import estimate_joint, estimate_joints
 from ldp.lopub.figures import method_style, plot_by_method
+from ldp.lopub.joint import estimate_joint, estimate_joints
+from ldp.lopub.trials import (
+    estimator_trial,
+    nonprivate_trial,
+    per_report_speedup,
+    product_of_marginals,
+    random_combinations,
+    release_trial,
+    sample_rows,
+)
 from ldp.plotting import new_figure
+from ldp.sweep import sweep
 
 matplotlib.use("Agg")
 
@@ -29,7 +37,7 @@ def test_sampling_and_combinations_are_reproducible():
     np.testing.assert_array_equal(a, b)
     assert a.size == 100 and np.all(np.diff(a) > 0)
     combos = random_combinations(6, 3, 50, seed=1)
-    assert len(combos) == 20 and len(set(combos)) == 20          # C(6, 3): all of them
+    assert len(combos) == 20 and len(set(combos)) == 20  # C(6, 3): all of them
     assert random_combinations(6, 3, 4, seed=2) == random_combinations(6, 3, 4, seed=2)
     with pytest.raises(ValueError, match="k must be <= 6"):
         random_combinations(6, 7, 1, seed=0)
@@ -57,15 +65,15 @@ def test_estimator_trial_in_a_sweep():
 
 
 def test_release_trial_rows():
-    rows = release_trial(_table(500), 0.3, 0, 1, rate=1.0, phi=0.3, m=16, svm_targets=[1, 3], rf_targets=[0, 1],
-                         n_estimators=5)
+    rows = release_trial(
+        _table(500), 0.3, 0, 1, rate=1.0, phi=0.3, m=16, svm_targets=[1, 3], rf_targets=[0, 1], n_estimators=5
+    )
     assert [r["method"] for r in rows] == ["non-private", *METHODS]
     for r in rows[1:]:
         assert not r["failed"]
         assert r["accuracy"] + r["added"] + r["lost"] == pytest.approx(1.0)
         assert 0 <= r["svm"] <= 1 and 0 <= r["rf"] <= 1 and r["seconds"] > 0
-    tiny = release_trial(_table(300), 0.3, 0, 1, rate=1.0, phi=0.0, m=16, methods=("Lasso_JD",),
-                         max_clique_cells=10)
+    tiny = release_trial(_table(300), 0.3, 0, 1, rate=1.0, phi=0.0, m=16, methods=("Lasso_JD",), max_clique_cells=10)
     assert tiny[1]["failed"] and "max_clique_cells" in tiny[1]["reason"]
 
 
@@ -84,6 +92,7 @@ def test_per_report_speedup_compares_equal_work():
 def test_plot_helper_and_styles():
     df = estimator_trial(_table(), 2, 0.5, 0, 1, m=16, n_combos=1)
     import pandas as pd
+
     frame = pd.DataFrame(df).assign(f=0.5)
     fig, ax = new_figure()
     plot_by_method(ax, frame, "f", "avd", logy=True)
@@ -111,6 +120,7 @@ def _without_timings(rows):
 
 def test_shared_lasso_fit_gives_the_separate_estimates():
     from ldp.lopub import LoPubEncoder
+
     table = _table(600)
     reports = LoPubEncoder(table.sizes, f=0.4, m=16, h=2).encode(table, 3, attrs=(0, 2))
     shared = estimate_joints(reports, (0, 1), METHODS)
@@ -130,16 +140,18 @@ def test_release_rows_do_not_depend_on_the_nonprivate_row():
     assert _without_timings(private) == _without_timings(full[1:])
     alone = nonprivate_trial(_table(500), 0, 2, rate=1.0, svm_targets=[1, 3], rf_targets=[0, 1], n_estimators=5)
     assert len(alone) == 1 and alone[0]["method"] == "non-private"
-    assert {k: alone[0][k] for k in ("n_train", "n_test", "svm")} == {k: full[0][k] for k in ("n_train", "n_test",
-                                                                                              "svm")}
+    assert {k: alone[0][k] for k in ("n_train", "n_test", "svm")} == {
+        k: full[0][k] for k in ("n_train", "n_test", "svm")
+    }
 
 
 @pytest.mark.parametrize("distinct", [40, 5000])
 def test_forest_on_distinct_rows_is_the_scikit_learn_forest(distinct):
     from sklearn.ensemble import RandomForestClassifier
+
     g = np.random.default_rng(distinct)
     pool = g.integers(0, 4, size=(distinct, 5))
-    x = pool[g.integers(0, distinct, size=3000)]                 # few distinct records when distinct = 40
+    x = pool[g.integers(0, distinct, size=3000)]  # few distinct records when distinct = 40
     y = (x[:, 0] + x[:, 1] + g.integers(0, 2, size=3000)) % 3
     x_test = g.integers(0, 4, size=(500, 5))
     for seed in (0, 7, 123456):

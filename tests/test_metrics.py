@@ -1,4 +1,5 @@
 """Tests for ldp.metrics: known values, the spec-002 examples, and shape validation."""
+
 from __future__ import annotations
 
 import math

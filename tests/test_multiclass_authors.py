@@ -1,4 +1,5 @@
 """The models of the authors' evaluation quirks (Fig. 6): simulated squared errors match the closed forms."""
+
 from __future__ import annotations
 
 import itertools
@@ -61,7 +62,7 @@ def _script_literal_moments(tab, eps, F):
     for order in orders:
         order = np.array(order)
         for j in range(c):
-            members = order[j * m:(j + 1) * m]
+            members = order[j * m : (j + 1) * m]
             for i in range(d):
                 light = []
                 for u in members:
@@ -77,21 +78,26 @@ def _script_literal_moments(tab, eps, F):
                 var_s = (light * (1 - light)).sum()
                 est_mean = F * (mean_s - m * qc) / (pc - qc)
                 m1[j, j, i] += est_mean
-                m2[j, j, i] += est_mean ** 2 + F ** 2 * var_s / (pc - qc) ** 2
+                m2[j, j, i] += est_mean**2 + F**2 * var_s / (pc - qc) ** 2
             for C in range(c):
                 if C != j:
                     const = F * (0 - m * qc) / (pc - qc)
                     m1[j, C] += const
-                    m2[j, C] += const ** 2
+                    m2[j, C] += const**2
     m1 /= len(orders)
     m2 /= len(orders)
-    return m1, m2 - m1 ** 2
+    return m1, m2 - m1**2
 
 
-@pytest.mark.parametrize("eps, tab", [(1.0, [[2, 1], [1, 1]]),        # d + 1 = 3 values: GRR branch
-                                      (0.1, [[1, 0, 2, 0, 0], [0, 1, 0, 0, 1]]),  # d + 1 = 6: OUE branch
-                                      (0.1, [[1, 0, 1, 0, 1], [1, 0, 0, 0, 0], [0, 0, 0, 1, 0]])],
-                         ids=["GRR", "OUE", "OUE-c3-leftover"])
+@pytest.mark.parametrize(
+    "eps, tab",
+    [
+        (1.0, [[2, 1], [1, 1]]),  # d + 1 = 3 values: GRR branch
+        (0.1, [[1, 0, 2, 0, 0], [0, 1, 0, 0, 1]]),  # d + 1 = 6: OUE branch
+        (0.1, [[1, 0, 1, 0, 1], [1, 0, 0, 0, 0], [0, 0, 0, 1, 0]]),
+    ],
+    ids=["GRR", "OUE", "OUE-c3-leftover"],
+)
 def test_hec_script_moments_equal_enumeration(eps, tab):
     tab = np.array(tab)
     mean, var = P.hec_as_published_moments(tab, eps, 3)
@@ -190,16 +196,17 @@ def test_hec_topk_script_noise_grows_with_the_number_of_candidates():
 
 def test_hec_topk_as_scripted_buries_the_top_items_with_many_classes():
     """With many invalid users the shared rows drown HEC's signal; with a huge budget the noise vanishes."""
-    from ldp.multiclass.datasets import syn_classes_table
     from ldp.multiclass.authors import hec_topk_as_scripted
-    from ldp.multiclass.trials import TopKData
+    from ldp.multiclass.datasets import syn_classes_table
     from ldp.multiclass.topk import hec_topk, score_topk
+    from ldp.multiclass.trials import TopKData
 
     data = TopKData(syn_classes_table(8, shared=True, d=2048, total=8e5, rng=0))
 
     def f1(miner, eps, seeds):
-        return np.mean([score_topk(miner(data.labels, data.items, 8, 2048, 10, eps, s).items, data.truth(10))["f1"]
-                        for s in seeds])
+        return np.mean(
+            [score_topk(miner(data.labels, data.items, 8, 2048, 10, eps, s).items, data.truth(10))["f1"] for s in seeds]
+        )
 
     res = hec_topk_as_scripted(data.labels, data.items, 8, 2048, 10, 4.0, rng=0)
     assert res.items.shape == (8, 10) and res.rounds == len(res.info["levels"])

@@ -1,4 +1,5 @@
 """Dataset generators of Mao et al. (multi-class item mining): SYN1-SYN4 as Sec. VII-A describes them, stand-ins."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,8 +19,18 @@ def test_syn1_syn2_margins():
 
 
 def test_syn3_syn4_sizes_and_overlap():
-    assert D.syn_class_sizes(10).tolist() == [765555, 751219, 709800, 645782, 565738, 477227, 387628, 303168,
-                                              228314, 165563]
+    assert D.syn_class_sizes(10).tolist() == [
+        765555,
+        751219,
+        709800,
+        645782,
+        565738,
+        477227,
+        387628,
+        303168,
+        228314,
+        165563,
+    ]
     assert D.syn_class_sizes(5).tolist() == [1548208, 1406908, 1055786, 654273, 334823]
     s = D.syn_scales(10)
     assert s[0] == pytest.approx(0.1) and s[-1] == pytest.approx(0.001 + 0.099 * np.exp(-5))
@@ -44,11 +55,19 @@ def test_standins_shapes():
 def test_prepare_diabetes_and_feature_groups():
     rng = np.random.default_rng(0)
     n = 400
-    frame = pd.DataFrame({
-        "gender": rng.integers(0, 3, n), "age": rng.uniform(0.1, 80, n), "hypertension": rng.integers(0, 2, n),
-        "heart_disease": rng.integers(0, 2, n), "smoking_history": rng.integers(0, 6, n),
-        "bmi": rng.uniform(15, 40, n).round(2), "HbA1c_level": rng.choice([4.0, 5.5, 6.6], n),
-        "blood_glucose_level": rng.choice([80, 100, 140], n), "diabetes": rng.integers(0, 2, n)})
+    frame = pd.DataFrame(
+        {
+            "gender": rng.integers(0, 3, n),
+            "age": rng.uniform(0.1, 80, n),
+            "hypertension": rng.integers(0, 2, n),
+            "heart_disease": rng.integers(0, 2, n),
+            "smoking_history": rng.integers(0, 6, n),
+            "bmi": rng.uniform(15, 40, n).round(2),
+            "HbA1c_level": rng.choice([4.0, 5.5, 6.6], n),
+            "blood_glucose_level": rng.choice([80, 100, 140], n),
+            "diabetes": rng.integers(0, 2, n),
+        }
+    )
     lab, feats = D.prepare_diabetes(frame)
     assert set(np.unique(lab)) <= {0, 1} and feats["age"].max() < 80
     tables = D.feature_group_tables(lab, feats, rng=1)

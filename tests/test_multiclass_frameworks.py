@@ -1,4 +1,5 @@
 """HEC, PTJ, PTS and PTS-CP (Mao et al.): privacy from the channels, unbiasedness, bad input."""
+
 from __future__ import annotations
 
 import math
@@ -130,8 +131,9 @@ def test_hec_channel_every_group_and_random_item():
 
 # ---------------------------------------------------------------------------- unbiasedness
 @pytest.mark.parametrize("eps", [0.5, 4.0])
-@pytest.mark.parametrize("make", FRAMEWORKS + [lambda e, c, d: HEC(e, c, d, invalid="random")],
-                         ids=IDS + ["HEC-random"])
+@pytest.mark.parametrize(
+    "make", FRAMEWORKS + [lambda e, c, d: HEC(e, c, d, invalid="random")], ids=IDS + ["HEC-random"]
+)
 def test_count_level_estimates_unbiased(make, eps):
     """Mean of R count-level runs within 5 standard errors (exact variance) of the truth, every cell.
 
@@ -139,6 +141,7 @@ def test_count_level_estimates_unbiased(make, eps):
     offset (N - n_C)/d (derived in the theory chapter) is added to the truth before comparing.
     """
     from ldp.multiclass.variance import hec_random_item_bias
+
     F = make(eps, 3, 3)
     rng = np.random.default_rng(20240)
     R = 3000
@@ -184,6 +187,7 @@ def test_hec_uneven_groups_unbiased():
 def test_hec_random_item_bias_matches_formula():
     """With random-item replacement the estimator is biased by (N - n_C)/d."""
     from ldp.multiclass.variance import hec_random_item_bias
+
     F = HEC(1.0, 3, 3, invalid="random")
     rng = np.random.default_rng(5)
     R = 3000
@@ -198,6 +202,7 @@ def test_cp_estimator_unbiased_in_expectation_exactly():
     """Plugging E f~ and E n~ into Eq. (4) returns f exactly (random tables)."""
     from ldp.multiclass.frameworks import Tallies
     from ldp.multiclass.variance import cp_constants
+
     rng = np.random.default_rng(0)
     for _ in range(20):
         c, d = rng.integers(2, 6), rng.integers(2, 8)
@@ -214,12 +219,14 @@ def test_cp_estimator_unbiased_in_expectation_exactly():
 
 def test_pts_adaptive_item_oracle():
     """item_oracle="adaptive": GRR(eps2) on small item domains, OUE on large ones; Eq. (6) stays unbiased."""
-    F = PTS(4.0, 3, 3, item_oracle="adaptive")          # 3 < 3e^2 + 2: GRR items
+    F = PTS(4.0, 3, 3, item_oracle="adaptive")  # 3 < 3e^2 + 2: GRR items
     assert isinstance(F.item_oracle, GRR) and F.item_oracle.d == 3
-    assert isinstance(PTS(1.0, 3, 30, item_oracle="adaptive").item_oracle, OUE)   # 30 > 3e^0.5 + 2
+    assert isinstance(PTS(1.0, 3, 30, item_oracle="adaptive").item_oracle, OUE)  # 30 > 3e^0.5 + 2
     assert isinstance(PTS(4.0, 3, 3).item_oracle, OUE)  # the default is the paper's OUE
     assert F.channel().shape == (9, 3 * 3)
     # GRR items have a smaller variance than OUE items on this small domain
-    assert np.all(F.variance(TABLE.sum(), TABLE / TABLE.sum()) < PTS(4.0, 3, 3).variance(TABLE.sum(), TABLE / TABLE.sum()))
+    assert np.all(
+        F.variance(TABLE.sum(), TABLE / TABLE.sum()) < PTS(4.0, 3, 3).variance(TABLE.sum(), TABLE / TABLE.sum())
+    )
     with pytest.raises(ValueError, match="item_oracle must be 'oue' or 'adaptive'"):
         PTS(1.0, 3, 3, item_oracle="grr")

@@ -1,4 +1,5 @@
 """Count-level samplers of the multi-class frameworks agree in distribution with per-user perturbation."""
+
 from __future__ import annotations
 
 import math
@@ -12,10 +13,15 @@ from ldp.multiclass import samplers as S
 from ldp.oracles import GRR, OUE
 
 TABLE = np.array([[60, 25, 15, 0], [10, 40, 30, 20], [5, 5, 50, 40]])
-MAKERS = {"HEC": lambda: HEC(1.0, 3, 4), "HEC-random": lambda: HEC(1.0, 3, 4, invalid="random"),
-          "PTJ": lambda: PTJ(1.0, 3, 4), "PTJ-OUE": lambda: PTJ(2.0, 3, 12),
-          "PTS": lambda: PTS(1.0, 3, 4), "PTS-GRR": lambda: PTS(2.0, 3, 4, item_oracle="adaptive"),
-          "CP": lambda: CP(1.0, 3, 4)}
+MAKERS = {
+    "HEC": lambda: HEC(1.0, 3, 4),
+    "HEC-random": lambda: HEC(1.0, 3, 4, invalid="random"),
+    "PTJ": lambda: PTJ(1.0, 3, 4),
+    "PTJ-OUE": lambda: PTJ(2.0, 3, 12),
+    "PTS": lambda: PTS(1.0, 3, 4),
+    "PTS-GRR": lambda: PTS(2.0, 3, 4, item_oracle="adaptive"),
+    "CP": lambda: CP(1.0, 3, 4),
+}
 
 
 def _tally_vector(t):
@@ -42,8 +48,7 @@ def test_framework_tallies_agree_with_user_level(name):
             continue
         assert abs(a.mean() - b.mean()) <= 4.5 * se
     for j in (0, 5):  # two pair cells, whole distributions
-        assert two_sample_agreement(user[:, j].astype(np.int64), count[:, j].astype(np.int64),
-                                    kind="samples") > 1e-3
+        assert two_sample_agreement(user[:, j].astype(np.int64), count[:, j].astype(np.int64), kind="samples") > 1e-3
 
 
 def test_vp_sampler_matches_user_level_vp():

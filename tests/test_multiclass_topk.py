@@ -1,4 +1,5 @@
 """Top-k miners of Mao et al.: schedules, exactly k items per class, metrics, bad input."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,7 +25,7 @@ def test_iteration_counts():
     assert T.iteration_counts(20_000, 20) == (9, 4, 5)
     assert T.iteration_counts(28_000, 20) == (10, 5, 5)
     assert T.iteration_counts(30, 20)[0] == 1  # fewer than 4k items: one final round
-    levels = T.pem_levels(2 ** 14 - 1, 20)  # L = 14 bits
+    levels = T.pem_levels(2**14 - 1, 20)  # L = 14 bits
     assert levels[0] == 5 and len(levels) == 6 and levels[-1] == 14
 
 
@@ -46,8 +47,9 @@ def test_fig3_prefix_trap_and_shuffling_odds():
     assert (105 - 15) / 105 == pytest.approx(0.857142, abs=1e-6)  # the caption's count, one pairing short
 
 
-@pytest.mark.parametrize("method", list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ]
-                         + [f"PTS:{x}" for x in T.ABLATION_PTS])
+@pytest.mark.parametrize(
+    "method", list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ] + [f"PTS:{x}" for x in T.ABLATION_PTS]
+)
 def test_every_miner_returns_c_by_k(small, method):
     tab, lab, itm = small
     c, d = tab.shape
@@ -92,9 +94,19 @@ def test_count_and_user_samplers_agree_for_pts_opt():
     truth = T.true_topk(tab, 4)
     hits = {}
     for sampler in ("count", "user"):
-        hits[sampler] = np.array([
-            int(round(8 * T.score_topk(T.pts_optimised_topk(lab, itm, 2, 100, 4, 2.0, rng=s, sampler=sampler).items,
-                                       truth)["f1"])) for s in range(120)])
+        hits[sampler] = np.array(
+            [
+                int(
+                    round(
+                        8
+                        * T.score_topk(
+                            T.pts_optimised_topk(lab, itm, 2, 100, 4, 2.0, rng=s, sampler=sampler).items, truth
+                        )["f1"]
+                    )
+                )
+                for s in range(120)
+            ]
+        )
     assert two_sample_agreement(hits["count"], hits["user"], kind="samples") > 1e-3
 
 
@@ -118,8 +130,9 @@ def test_true_topk_breaks_ties_by_item_id():
     assert T.true_topk(tab, 2).tolist() == [[1, 2], [2, 3]]
 
 
-@pytest.mark.parametrize("method", list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ]
-                         + [f"PTS:{x}" for x in T.ABLATION_PTS])
+@pytest.mark.parametrize(
+    "method", list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ] + [f"PTS:{x}" for x in T.ABLATION_PTS]
+)
 def test_k_larger_than_domain_fails_for_every_miner(method):
     lab, itm = np.array([0, 1, 1, 0]), np.array([0, 1, 2, 3])
     with pytest.raises(ValueError, match="k must be <= the number of items d=4, got k=5"):
@@ -138,8 +151,10 @@ def test_tiny_class_still_gets_k_items(method, n_small):
     """
     rng = np.random.default_rng(n_small)
     d, k = 200, 5
-    tab = np.stack([rng.permutation((3000 * 0.8 ** np.arange(d)).astype(np.int64) + 1) for _ in range(2)]
-                   + [np.zeros(d, dtype=np.int64)])
+    tab = np.stack(
+        [rng.permutation((3000 * 0.8 ** np.arange(d)).astype(np.int64) + 1) for _ in range(2)]
+        + [np.zeros(d, dtype=np.int64)]
+    )
     tab[2, :n_small] = 1
     lab, itm = table_to_pairs(tab, rng=1)
     res = T.mine_topk(method, lab, itm, 3, d, k, 20.0, rng=2)

@@ -1,4 +1,5 @@
 """Closed forms of Mao et al.: Table I, the paper's Theorems 4-7, exact variances against simulation."""
+
 from __future__ import annotations
 
 import itertools
@@ -62,7 +63,9 @@ def test_theorems_5_and_7_monte_carlo():
     valid = np.concatenate([np.ones(N1 + N2, bool), np.zeros(m, bool)])
     rng = np.random.default_rng(1)
     R = 1500
-    counts = np.array([vp.simulate_counts(np.append(np.bincount(values[valid], minlength=d), m), rng)[0][0] for _ in range(R)])
+    counts = np.array(
+        [vp.simulate_counts(np.append(np.bincount(values[valid], minlength=d), m), rng)[0][0] for _ in range(R)]
+    )
     mean, var = V.target_count_vp(N1, N2, m, vp.p, vp.q)
     assert abs(counts.mean() - mean) <= 4 * math.sqrt(var / R)
     assert abs(counts.var(ddof=1) / var - 1) <= 4 * math.sqrt(2 / (R - 1))
@@ -76,10 +79,8 @@ def test_exact_values_on_syn1_and_syn2():
     pts1 = V.pts_variance(syn1_table(), 0.5, 0.5)[::-1, 0]
     np.testing.assert_allclose(pts1, [6.942e8, 6.942e8, 6.949e8, 7.013e8], rtol=1e-3)
     syn2 = syn2_table()
-    np.testing.assert_allclose(V.cp_variance(syn2, 0.5, 0.5)[::-1, 0], [2.152e8, 2.232e8, 2.637e8, 3.367e8],
-                               rtol=1e-3)
-    np.testing.assert_allclose(V.pts_variance(syn2, 0.5, 0.5)[::-1, 0], [6.054e8, 6.181e8, 6.820e8, 7.972e8],
-                               rtol=1e-3)
+    np.testing.assert_allclose(V.cp_variance(syn2, 0.5, 0.5)[::-1, 0], [2.152e8, 2.232e8, 2.637e8, 3.367e8], rtol=1e-3)
+    np.testing.assert_allclose(V.pts_variance(syn2, 0.5, 0.5)[::-1, 0], [6.054e8, 6.181e8, 6.820e8, 7.972e8], rtol=1e-3)
     assert V.cp_variance_eq5(syn2, 0.5, 0.5)[3, 0] == pytest.approx(3.343e8, rel=1e-3)
     np.testing.assert_allclose(V.pmi(syn1_table())[::-1, 0], [-8.118, -4.796, -1.474, 1.848], atol=1e-3)
 
@@ -115,9 +116,17 @@ def test_pts_exact_variance_matches_simulation_and_independence_does_not():
         assert np.var(est[:, j], ddof=1) / naive[j] < 0.5
 
 
-@pytest.mark.parametrize("make", [lambda: HEC(1.0, 3, 4), lambda: HEC(2.0, 3, 12), lambda: PTJ(0.7, 3, 4),
-                                  lambda: PTJ(1.0, 3, 12), lambda: HEC(1.0, 3, 4, invalid="random")],
-                         ids=["HEC-GRR", "HEC-OUE", "PTJ-GRR", "PTJ-OUE", "HEC-random"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: HEC(1.0, 3, 4),
+        lambda: HEC(2.0, 3, 12),
+        lambda: PTJ(0.7, 3, 4),
+        lambda: PTJ(1.0, 3, 12),
+        lambda: HEC(1.0, 3, 4, invalid="random"),
+    ],
+    ids=["HEC-GRR", "HEC-OUE", "PTJ-GRR", "PTJ-OUE", "HEC-random"],
+)
 def test_hec_ptj_exact_variance_matches_simulation(make):
     F = make()
     rng = np.random.default_rng(17)
@@ -132,6 +141,7 @@ def test_hec_ptj_exact_variance_matches_simulation(make):
 def test_user_level_cp_variance_matches_exact():
     """The covariance term is a property of the mechanism, not of the count-level sampler."""
     from ldp.multiclass import table_to_pairs
+
     tab = np.array([[400, 100, 50], [30, 200, 220]])
     F = CP(1.0, 2, 3)
     rng = np.random.default_rng(8)
@@ -200,23 +210,26 @@ def _hec_brute_force_moments(F, tab):
             for I in range(d):
                 law = np.array([1.0])
                 for u in members:
-                    pu = s[items[u], I] if labels[u] == j else (
-                        s[d, I] if F.invalid == "dummy" else s[:d, I].mean())
+                    pu = s[items[u], I] if labels[u] == j else (s[d, I] if F.invalid == "dummy" else s[:d, I].mean())
                     law = np.convolve(law, [1 - pu, pu])
                 est = (N / sizes[j]) * (np.arange(law.size) - sizes[j] * q) / (p - q)
                 m1[j, I] += law @ est
-                m2[j, I] += law @ est ** 2
+                m2[j, I] += law @ est**2
     m1 /= len(assignments)
     m2 /= len(assignments)
-    return m1, m2 - m1 ** 2
+    return m1, m2 - m1**2
 
 
-@pytest.mark.parametrize("make, tab", [
-    (lambda: HEC(3.0, 2, 3, invalid="random"), [[2, 1, 1], [1, 0, 1]]),
-    (lambda: HEC(8.0, 3, 2, invalid="random"), [[3, 1], [1, 0], [0, 2]]),
-    (lambda: HEC(0.2, 2, 6, invalid="random"), [[2, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 1]]),
-    (lambda: HEC(1.0, 3, 2), [[2, 1], [1, 1], [0, 2]]),
-], ids=["GRR-random", "GRR-random-eps8", "OUE-random", "GRR-dummy"])
+@pytest.mark.parametrize(
+    "make, tab",
+    [
+        (lambda: HEC(3.0, 2, 3, invalid="random"), [[2, 1, 1], [1, 0, 1]]),
+        (lambda: HEC(8.0, 3, 2, invalid="random"), [[3, 1], [1, 0], [0, 2]]),
+        (lambda: HEC(0.2, 2, 6, invalid="random"), [[2, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 1]]),
+        (lambda: HEC(1.0, 3, 2), [[2, 1], [1, 1], [0, 2]]),
+    ],
+    ids=["GRR-random", "GRR-random-eps8", "OUE-random", "GRR-dummy"],
+)
 def test_hec_variance_equals_brute_force_enumeration(make, tab):
     F = make()
     tab = np.array(tab)
@@ -238,9 +251,9 @@ def test_hec_random_variance_prevalent_class_eps8_matches_simulation():
     R = 20_000
     est = np.array([F.run(tab, rng) for _ in range(R)])
     dev = est - est.mean(axis=0)
-    s2 = (dev ** 2).sum(axis=0) / (R - 1)
-    m4 = (dev ** 4).mean(axis=0)
-    se = np.sqrt((m4 - s2 ** 2 * (R - 3) / (R - 1)) / R)
+    s2 = (dev**2).sum(axis=0) / (R - 1)
+    m4 = (dev**4).mean(axis=0)
+    se = np.sqrt((m4 - s2**2 * (R - 3) / (R - 1)) / R)
     exact = F.variance(tab.sum(), tab / tab.sum())
     assert np.all(np.abs(s2 - exact) <= 5 * se)
     # the mean is the biased target f + (N - n)/d (within 5 standard errors of the mean)

@@ -6,24 +6,24 @@ reader sees or imports may point to them: not the book's sources (``notebooks/``
 authors and short title, never by an internal number, and the file names of our text copies of the papers
 (three digits, an underscore and sixteen hex digits) never appear.
 """
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 
 #: Mentions of the working notes, internal paper numbers, and the text copies' file names.
 FORBIDDEN = re.compile(
-    r"\bspec(?:s)?\s+0\d\d\b"                           # "spec 002"
-    r"|\bspec(?:'s)?\s*(?:§|eq\.?\s|E\d)"                # "spec §8", "spec eq. G", "spec E16"
+    r"\bspec(?:s)?\s+0\d\d\b"  # "spec 002"
+    r"|\bspec(?:'s)?\s*(?:§|eq\.?\s|E\d)"  # "spec §8", "spec eq. G", "spec E16"
     r"|\b(?:reproduction|LoPub|CLLDP|CPL|ULDP|multi-class)\s+specs?\b"
-    r"|\bthe\s+specs?\b(?!\w)"                           # "the spec", "the spec's"
+    r"|\bthe\s+specs?\b(?!\w)"  # "the spec", "the spec's"
     r"|\bspec's\b"
-    r"|\bpapers?\s+0\d\d\b"                              # "paper 003", "papers 000"
-    r"|\b\d{3}_[0-9a-f]{16}\b",                          # seed file names
+    r"|\bpapers?\s+0\d\d\b"  # "paper 003", "papers 000"
+    r"|\b\d{3}_[0-9a-f]{16}\b",  # seed file names
     re.IGNORECASE,
 )
 _SUFFIXES = {".py", ".md", ".yml", ".yaml", ".bib", ".txt", ".cfg", ".toml", ".html"}
@@ -43,11 +43,28 @@ def offences(root: Path, suffixes: set[str] = _SUFFIXES) -> list[str]:
 
 
 def test_the_pattern_catches_what_it_should_and_spares_code():
-    bad = ["see spec 002, Sec. 5.2", "(spec §9)", "the reproduction spec lists", "as the spec says",
-           "the spec's description", "paper 003", "Papers 000 and 001", "spec eq. G", "(spec E16)",
-           "the LoPub spec", "002_baa61eb001ac4f79.txt"]
-    good = ["def resolve_k(spec, epsilon)", "for name, size in spec:", "spec[parent][1]", "specs = {'a': 1}",
-            "a format spec after the key", "the paper's Table 7", "Sec. 5.2 of Ren et al."]
+    bad = [
+        "see spec 002, Sec. 5.2",
+        "(spec §9)",
+        "the reproduction spec lists",
+        "as the spec says",
+        "the spec's description",
+        "paper 003",
+        "Papers 000 and 001",
+        "spec eq. G",
+        "(spec E16)",
+        "the LoPub spec",
+        "002_baa61eb001ac4f79.txt",
+    ]
+    good = [
+        "def resolve_k(spec, epsilon)",
+        "for name, size in spec:",
+        "spec[parent][1]",
+        "specs = {'a': 1}",
+        "a format spec after the key",
+        "the paper's Table 7",
+        "Sec. 5.2 of Ren et al.",
+    ]
     assert all(FORBIDDEN.search(s) for s in bad), [s for s in bad if not FORBIDDEN.search(s)]
     assert not any(FORBIDDEN.search(s) for s in good), [s for s in good if FORBIDDEN.search(s)]
 

@@ -3,6 +3,7 @@
 The MyST source is converted in memory with jupytext (no .ipynb is written next to it) and executed with
 the notebooks folder as working directory, exactly as the book build does.
 """
+
 from __future__ import annotations
 
 import jupytext
@@ -28,5 +29,11 @@ def test_notebook_runs_at_smoke_profile(path, tmp_path, monkeypatch):
     tagged = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
     assert len(tagged) == 1, f"{path.name}: exactly one cell tagged 'parameters' is required"
     assert "PROFILE" in tagged[0].source
-    pm.execute_notebook(nb, str(tmp_path / f"{path.stem}.ipynb"), parameters={"PROFILE": "smoke"},
-                        cwd=str(NOTEBOOK_DIR), kernel_name="python3", progress_bar=False)
+    pm.execute_notebook(
+        nb,
+        str(tmp_path / f"{path.stem}.ipynb"),
+        parameters={"PROFILE": "smoke"},
+        cwd=str(NOTEBOOK_DIR),
+        kernel_name="python3",
+        progress_bar=False,
+    )

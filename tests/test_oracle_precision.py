@@ -7,6 +7,7 @@ every formula within 1e-13 (a few dozen rounding errors) across the grid, whose 
 large budgets with small beliefs (e.g. eps = 8, m = 20, omega = 0.02, where ``1 - p`` is about 1e-4)
 and small budgets (``p`` close to ``q``).
 """
+
 from __future__ import annotations
 
 import decimal
@@ -37,8 +38,13 @@ def rel_err(value: float, exact: F) -> float:
     return float(abs(F(value) - exact) / abs(exact))
 
 
-KHR_GRID = [(eps, w, k, dims) for eps, w, k, dims in itertools.product(
-    [0.01, 0.1, 1.0, 4.0, 8.0, 12.0], [0.02, 0.3, 1.0], [1, 2, 5], [(2, 2), (10, 2), (25, 4)]) if k < dims[0] * dims[1]]
+KHR_GRID = [
+    (eps, w, k, dims)
+    for eps, w, k, dims in itertools.product(
+        [0.01, 0.1, 1.0, 4.0, 8.0, 12.0], [0.02, 0.3, 1.0], [1, 2, 5], [(2, 2), (10, 2), (25, 4)]
+    )
+    if k < dims[0] * dims[1]
+]
 
 
 @pytest.mark.parametrize("eps,w,k,dims", KHR_GRID)

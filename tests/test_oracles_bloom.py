@@ -3,6 +3,7 @@
 Tolerances: 5 standard errors for means; 5 * sqrt(2/(R-1)) for the ratio of sample
 to closed-form variance (normal approximation to the law of a sample variance).
 """
+
 from __future__ import annotations
 
 import math
@@ -48,7 +49,7 @@ def test_bloom_matrix_rows_have_at_most_h_ones():
     B = bloom_matrix(200, 16, 4, 0)
     ones = B.sum(axis=1)
     assert B.dtype == np.uint8 and set(np.unique(B)) <= {0, 1}
-    assert ones.min() >= 1 and ones.max() == 4 and ones.min() < 4      # collisions keep set semantics
+    assert ones.min() >= 1 and ones.max() == 4 and ones.min() < 4  # collisions keep set semantics
 
 
 @pytest.mark.parametrize("h", [1, 2, 4])
@@ -81,7 +82,7 @@ def test_permanent_rr_bit_probabilities():
 def test_channel_audit_equals_exact_epsilon(d, m, h, f):
     o = BloomRAPPOR(d=d, m=m, h=h, f=f)
     P = check_channel(o.channel(), atol=1e-12)
-    assert P.shape == (d, 2 ** m)
+    assert P.shape == (d, 2**m)
     eps = channel_epsilon(P)
     assert eps == pytest.approx(o.exact_epsilon, abs=1e-9)
     assert eps <= o.epsilon + 1e-9
@@ -96,7 +97,7 @@ def test_exact_epsilon_is_nominal_when_two_filters_are_disjoint():
     disjoint = (B @ B.T == 0) & full[:, None] & full[None, :]
     assert disjoint.any()
     assert o.exact_epsilon == pytest.approx(o.epsilon, abs=1e-12)
-    small = BloomRAPPOR(d=3, m=2, h=2, f=0.5)        # two bits: no two filters can differ in 4 bits
+    small = BloomRAPPOR(d=3, m=2, h=2, f=0.5)  # two bits: no two filters can differ in 4 bits
     assert small.exact_epsilon <= small.epsilon / 2 + 1e-12
 
 
@@ -199,13 +200,16 @@ def test_explicit_filters_replace_the_hashed_ones():
     assert np.allclose(np.exp(o.log_likelihood((np.arange(16)[:, None] >> np.arange(4)) & 1)), P.T, rtol=1e-12)
 
 
-@pytest.mark.parametrize("bad, exc, match", [
-    (np.ones((3, 5), dtype=int), ValueError, r"shape \(d, m\) = \(3, 4\)"),
-    (np.full((3, 4), 2), ValueError, "only 0 and 1"),
-    (np.ones((3, 4)), TypeError, "boolean or 0/1 integer"),
-    (np.array([[0, 0, 0, 0], [0, 1, 1, 0], [1, 1, 0, 0]]), ValueError, "between 1 and h = 2 ones"),
-    (np.array([[1, 1, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0]]), ValueError, "between 1 and h = 2 ones"),
-])
+@pytest.mark.parametrize(
+    "bad, exc, match",
+    [
+        (np.ones((3, 5), dtype=int), ValueError, r"shape \(d, m\) = \(3, 4\)"),
+        (np.full((3, 4), 2), ValueError, "only 0 and 1"),
+        (np.ones((3, 4)), TypeError, "boolean or 0/1 integer"),
+        (np.array([[0, 0, 0, 0], [0, 1, 1, 0], [1, 1, 0, 0]]), ValueError, "between 1 and h = 2 ones"),
+        (np.array([[1, 1, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0]]), ValueError, "between 1 and h = 2 ones"),
+    ],
+)
 def test_bad_explicit_filters(bad, exc, match):
     with pytest.raises(exc, match=match):
         BloomRAPPOR(d=3, m=4, h=2, f=0.5, filters=bad)

@@ -1,4 +1,5 @@
 """Tests for the exponential mechanism of paper 003 (``ldp.oracles.exponential``): EXP(eps) = GRR(eps/2)."""
+
 from __future__ import annotations
 
 import math
@@ -8,7 +9,6 @@ import pytest
 
 from ldp.audit import channel_epsilon, check_channel, chi_square_agreement
 from ldp.oracles import GRR, Exponential
-
 
 
 @pytest.mark.parametrize("eps,d", [(0.5, 2), (1.0, 4), (3.0, 16), (6.0, 5)])

@@ -6,6 +6,7 @@ over R repetitions satisfies ``s^2/Var ~ chi2_{R-1}/(R-1)`` (estimates are sums
 of many independent indicators, hence close to normal), whose standard deviation
 is ``sqrt(2/(R-1))``; we allow 5 of those.  Seeds are fixed.
 """
+
 from __future__ import annotations
 
 import math
@@ -37,8 +38,15 @@ def test_large_epsilon_gives_finite_probabilities():
     assert o.p == 1.0 and 0.0 < o.q < 1e-250
 
 
-@pytest.mark.parametrize("make", [lambda: GRR(800.0, 4), lambda: Exponential(1600.0, 4),
-                                  lambda: SubsetSelection(800.0, 6, 2), lambda: OLH(710.0, 5)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: GRR(800.0, 4),
+        lambda: Exponential(1600.0, 4),
+        lambda: SubsetSelection(800.0, 6, 2),
+        lambda: OLH(710.0, 5),
+    ],
+)
 def test_budgets_whose_q_underflows_are_refused(make):
     """A q that rounds to 0 would make the channel infinitely revealing: refuse, naming epsilon."""
     with pytest.raises(ValueError, match="epsilon"):
@@ -72,10 +80,16 @@ def test_empty_input():
         o.simulate_counts(np.zeros(5, dtype=int))
 
 
-@pytest.mark.parametrize("support, n, match", [([1.0, 2.0], 10, r"shape \(5,\)"),
-                                               ([-3, 1, 1, 1, 1], 10, "non-negative"),
-                                               ([np.nan, 1, 1, 1, 1], 10, "finite"), ([1, 1, 1, 1, 1], 0, "n must be"),
-                                               ([1, 1, 1, 1, 1], 2.5, "n must be an integer")])
+@pytest.mark.parametrize(
+    "support, n, match",
+    [
+        ([1.0, 2.0], 10, r"shape \(5,\)"),
+        ([-3, 1, 1, 1, 1], 10, "non-negative"),
+        ([np.nan, 1, 1, 1, 1], 10, "finite"),
+        ([1, 1, 1, 1, 1], 0, "n must be"),
+        ([1, 1, 1, 1, 1], 2.5, "n must be an integer"),
+    ],
+)
 def test_server_side_inputs_are_validated(support, n, match):
     with pytest.raises((ValueError, TypeError), match=match):
         GRR(1.0, 5).estimate_counts(support, n)

@@ -3,6 +3,7 @@
 Tolerances: 5 standard errors for means; 5 * sqrt(2/(R-1)) for the ratio of sample
 to closed-form variance (normal approximation to the law of a sample variance).
 """
+
 from __future__ import annotations
 
 import math
@@ -15,7 +16,6 @@ from ldp.oracles import HadamardResponse, fwht
 from ldp.oracles.hadamard import hadamard_matrix
 
 
-
 # ------------------------------------------------------------------ FWHT
 @pytest.mark.parametrize("K", [1, 2, 4, 8, 64, 256])
 def test_fwht_equals_explicit_matrix_product(K):
@@ -25,7 +25,7 @@ def test_fwht_equals_explicit_matrix_product(K):
     assert np.array_equal(fwht(ints), ints @ H)
     floats = gen.normal(size=(2, 2, K))
     assert np.allclose(fwht(floats), floats @ H, rtol=1e-12, atol=1e-12)
-    assert np.array_equal(fwht(fwht(ints)), K * ints)            # H H = K I
+    assert np.array_equal(fwht(fwht(ints)), K * ints)  # H H = K I
     assert np.array_equal(H @ H.T, K * np.eye(K, dtype=np.int64))
 
 
@@ -64,8 +64,8 @@ def test_support_probabilities_p_and_one_half(d):
     """The mass the channel row of x puts on C_v is p for v = x and exactly 1/2 otherwise."""
     o = HadamardResponse(1.5, d)
     P = o.channel()
-    in_set = hadamard_matrix(o.K)[1: d + 1] == 1                 # row v: the set C_v
-    mass = P @ in_set.T.astype(float)                              # mass[x, v] = P(y in C_v | x)
+    in_set = hadamard_matrix(o.K)[1 : d + 1] == 1  # row v: the set C_v
+    mass = P @ in_set.T.astype(float)  # mass[x, v] = P(y in C_v | x)
     assert np.allclose(np.diag(mass), o.p, atol=1e-12)
     assert np.allclose(mass[~np.eye(d, dtype=bool)], 0.5, atol=1e-12) and o.q == 0.5
 
@@ -103,11 +103,11 @@ def test_simulate_output_counts_agrees_with_perturb():
     fast = np.stack([o.simulate_output_counts(counts, gen) for _ in range(reps)])
     slow = np.stack([o.output_counts(o.perturb(x, gen)) for _ in range(reps)])
     assert np.all(fast.sum(axis=1) == 100)
-    for j in (0, 5):                     # per output cell, the count over trials
+    for j in (0, 5):  # per output cell, the count over trials
         assert two_sample_agreement(fast[:, j], slow[:, j], kind="samples") > 1e-3
     sf = np.stack([o.support_from_output_counts(h) for h in fast])
     ss = np.stack([o.support_from_output_counts(h) for h in slow])
-    for v in (0, 4):                     # per value, the support count over trials
+    for v in (0, 4):  # per value, the support count over trials
         assert two_sample_agreement(sf[:, v], ss[:, v], kind="samples") > 1e-3
     # the summed histogram over all trials against the mixture of channel rows
     expected = counts @ o.channel() / counts.sum()

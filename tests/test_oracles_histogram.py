@@ -1,6 +1,6 @@
 """SHE: summation with histogram encoding (Laplace noise on a one-hot vector)."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 import numpy as np
 import pytest
@@ -26,7 +26,7 @@ def test_privacy_density_ratio_is_at_most_epsilon_and_attained():
     ll = o.log_likelihood(y)
     worst = (ll[:, :, None] - ll[:, None, :]).max()
     assert worst <= eps + 1e-12
-    assert worst == pytest.approx(eps, rel=1e-9)            # reached when y_v >= 1 and y_v' <= 0
+    assert worst == pytest.approx(eps, rel=1e-9)  # reached when y_v >= 1 and y_v' <= 0
     ll1 = o.log_likelihood(np.array([1.5, -0.5, 0.2, 0.3]))
     assert ll1[0, 0] - ll1[0, 1] == pytest.approx(eps)
 
@@ -54,4 +54,3 @@ def test_reports_shape_and_validation():
         o.perturb(np.array([4]))
     with pytest.raises(ValueError, match="n must be"):
         o.variance(0)
-

@@ -5,6 +5,7 @@ Tolerances: 5 standard errors for means and for Monte Carlo rates, and
 approximation to the chi-square law of a sample variance), as in the other
 oracle tests.
 """
+
 from __future__ import annotations
 
 import math
@@ -114,8 +115,9 @@ def test_blh_and_olh_are_local_hashing():
 
 
 # ------------------------------------------------------------------ channel
-@pytest.mark.parametrize("eps,d,g,P", [(0.5, 3, 2, 7), (1.0, 5, 4, 7), (1.0, 7, 3, 11), (3.0, 4, 21, 5),
-                                       (2.0, 11, 5, 11)])
+@pytest.mark.parametrize(
+    "eps,d,g,P", [(0.5, 3, 2, 7), (1.0, 5, 4, 7), (1.0, 7, 3, 11), (3.0, 4, 21, 5), (2.0, 11, 5, 11)]
+)
 def test_full_family_channel_audit_is_tight(eps, d, g, P):
     o = LocalHashing(eps, d, g)
     C = check_channel(o.channel(prime=P), atol=1e-12)
@@ -166,7 +168,7 @@ def test_perturb_follows_channel_row():
 def test_support_counts_equal_brute_force_across_chunks():
     o = OLH(1.0, 40)
     gen = np.random.default_rng(4)
-    x = gen.integers(0, 40, size=70_000)      # > one chunk of 65 536 users
+    x = gen.integers(0, 40, size=70_000)  # > one chunk of 65 536 users
     r = o.perturb(x, gen)
     brute = (o.hash_values(r.a[:, None], r.b[:, None], np.arange(40)[None, :]) == r.y[:, None]).sum(axis=0)
     assert np.array_equal(o.support_counts(r), brute)
@@ -176,8 +178,9 @@ def test_support_counts_equal_brute_force_across_chunks():
     assert np.array_equal(small.support_counts(r), brute)
 
 
-@pytest.mark.parametrize("oracle", [OLH(1.0, 8), BLH(2.0, 8), LocalHashing(1.0, 8, 4, prime=11)],
-                         ids=["OLH", "BLH", "LH-prime11"])
+@pytest.mark.parametrize(
+    "oracle", [OLH(1.0, 8), BLH(2.0, 8), LocalHashing(1.0, 8, 4, prime=11)], ids=["OLH", "BLH", "LH-prime11"]
+)
 def test_estimator_unbiased_and_variance_matches_closed_form(oracle):
     counts = np.array([900, 500, 300, 200, 100, 0, 0, 0])
     x = np.repeat(np.arange(8), counts)
@@ -212,7 +215,7 @@ def test_bad_domain_and_g(bad):
 @SETTINGS
 @given(st.integers(min_value=2, max_value=10_000))
 def test_prime_must_be_prime_and_cover_the_domain(P):
-    is_prime = all(P % k for k in range(2, int(P ** 0.5) + 1))
+    is_prime = all(P % k for k in range(2, int(P**0.5) + 1))
     if not is_prime:
         with pytest.raises(ValueError, match="prime must be a prime number"):
             LocalHashing(1.0, 2, 2, prime=P)

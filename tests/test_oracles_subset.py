@@ -7,6 +7,7 @@ perturbation in distribution; the
 tolerances are the same theory-derived ones as for GRR (5 standard errors;
 5 * sqrt(2/(R-1)) on the variance ratio).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -189,9 +190,11 @@ def _moment_errors(sample, mean, cov):
 
 def _two_sample_errors(a, b):
     """z-scores of the differences in means and in (co)variances between two independent samples."""
+
     def second(x):
         dev = x - x.mean(axis=0)
         return dev[:, :, None] * dev[:, None, :]
+
     ra, rb = a.shape[0], b.shape[0]
     z_mean = (a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(a.var(axis=0, ddof=1) / ra + b.var(axis=0, ddof=1) / rb)
     pa, pb = second(a), second(b)
@@ -369,7 +372,9 @@ def test_floyd_draws_in_one_call_give_the_same_subsets(m, omega, big):
     flat = np.zeros(m * big, dtype=bool)
     g1, g2 = np.random.default_rng(m + omega), np.random.default_rng(m + omega)
     for _ in range(3):  # consecutive chunks keep the streams aligned
-        np.testing.assert_array_equal(subset_module._floyd(m, omega, big, flat, g1), _old_floyd(m, omega, big, flat, g2))
+        np.testing.assert_array_equal(
+            subset_module._floyd(m, omega, big, flat, g1), _old_floyd(m, omega, big, flat, g2)
+        )
         assert not flat.any()
     assert g1.random() == g2.random()
 
@@ -378,7 +383,9 @@ def test_support_counts_without_int64_copy_still_validates():
     o = SubsetSelection(1.0, 300)
     reports = o.perturb(np.arange(300), 1)
     assert reports.dtype == np.int16
-    np.testing.assert_array_equal(o.support_counts(reports), np.bincount(reports.astype(np.int64).ravel(), minlength=300))
+    np.testing.assert_array_equal(
+        o.support_counts(reports), np.bincount(reports.astype(np.int64).ravel(), minlength=300)
+    )
     with pytest.raises(ValueError, match="reports contains the code -1"):
         o.support_counts(np.full((2, o.subset_size), -1, dtype=np.int16))
     with pytest.raises(TypeError, match="reports must be an array of integer codes"):

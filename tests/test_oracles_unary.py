@@ -4,6 +4,7 @@ Tolerances as in ``test_oracles_grr.py``: 5 standard errors for means.  Unbiased
 formula, the count-level sampler and bad budgets/domains/codes are checked for every oracle by
 ``test_contract.py``; this file keeps what is specific to unary encoding.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,7 +51,7 @@ def test_general_unary_encoding_checks_its_claimed_epsilon():
 def test_channel_rows_sum_to_one_and_audit_is_tight(cls, eps, d):
     o = cls(eps, d)
     P = check_channel(o.channel(), atol=1e-12)
-    assert P.shape == (d, 2 ** d)
+    assert P.shape == (d, 2**d)
     eps_hat = channel_epsilon(P)
     assert eps_hat <= eps + 1e-9
     assert eps_hat == pytest.approx(eps, abs=1e-9)
@@ -142,6 +143,7 @@ def test_bad_reports_and_inputs():
 # ------------------------------------------------------------------ the fast exact Bernoulli sampler
 def test_bernoulli_bits_edges_are_exact():
     from ldp.oracles.unary import bernoulli_bits
+
     gen = np.random.default_rng(11)
     assert not bernoulli_bits((1000,), 0.0, gen).any()
     assert bernoulli_bits((1000,), 1.0, gen).all()
@@ -151,6 +153,7 @@ def test_bernoulli_bits_edges_are_exact():
 def test_bernoulli_bits_mean_is_prob_including_the_tie_path(prob):
     """The tie branch carries all the mass below 2**-16 (first case): the mean must still be prob within 5 s.e."""
     from ldp.oracles.unary import bernoulli_bits
+
     gen = np.random.default_rng(12)
     n = 20_000_000
     ones = int(bernoulli_bits((n,), prob, gen).sum())
@@ -172,6 +175,7 @@ def _old_bernoulli_bits(shape, prob, gen):
 
 def test_flat_ties_equals_flatnonzero():
     from ldp.oracles.unary import _TIE_BLOCK, _flat_ties
+
     gen = np.random.default_rng(13)
     for size in (0, 1, _TIE_BLOCK - 1, _TIE_BLOCK, 3 * _TIE_BLOCK + 17, 1_000_003):
         u = gen.integers(0, 65536, size=size, dtype=np.uint16)
@@ -194,6 +198,6 @@ def test_perturb_and_count_same_counts_as_the_old_int64_path(d):
     for start in range(0, x.size, rows):
         m = min(rows, x.size - start)
         block = _old_bernoulli_bits((m, d), o.q, gen)
-        block[np.arange(m), x[start:start + m]] = gen.random(m) < o.p
+        block[np.arange(m), x[start : start + m]] = gen.random(m) < o.p
         old += np.add.reduce(block.view(np.uint8), axis=0, dtype=np.int64)
     np.testing.assert_array_equal(o.perturb_and_count(x, np.random.default_rng(15)), old)

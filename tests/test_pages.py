@@ -1,4 +1,5 @@
 """ldp.pages.show_table and format_number: the house format of the book's tables."""
+
 from __future__ import annotations
 
 import re
@@ -10,11 +11,27 @@ import pytest
 from ldp.pages import format_number, show_table
 
 
-@pytest.mark.parametrize("value, text", [
-    (3, "3"), (np.int64(1_000_000), "1000000"), (2.0, "2"), (1e6, "1000000"), (0.0, "0"),
-    (0.012345, "0.0123"), (12.3456, "12.3"), (1234.56, "1235"), (1.5e7, "15000000"), (12345678.9, "1.23e+07"), (4.56e-5, "4.56e-05"),
-    (-0.5, "-0.500"), (float("nan"), "—"), (float("inf"), "∞"), ("text", "text"), (True, "True"),
-])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (3, "3"),
+        (np.int64(1_000_000), "1000000"),
+        (2.0, "2"),
+        (1e6, "1000000"),
+        (0.0, "0"),
+        (0.012345, "0.0123"),
+        (12.3456, "12.3"),
+        (1234.56, "1235"),
+        (1.5e7, "15000000"),
+        (12345678.9, "1.23e+07"),
+        (4.56e-5, "4.56e-05"),
+        (-0.5, "-0.500"),
+        (float("nan"), "—"),
+        (float("inf"), "∞"),
+        ("text", "text"),
+        (True, "True"),
+    ],
+)
 def test_format_number(value, text):
     assert format_number(value) == text
 
@@ -28,15 +45,17 @@ def test_format_number_validates_digits():
 
 def _cells(html: str) -> list[list[str]]:
     rows = re.findall(r"<tr>(.*?)</tr>", html, flags=re.S)
-    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, flags=re.S)]
-            for r in rows]
+    return [
+        [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, flags=re.S)]
+        for r in rows
+    ]
 
 
 def test_show_table_hides_a_meaningless_index_and_formats_numbers():
     df = pd.DataFrame({"method": ["GRR", "OUE"], "n": [1e6, 2e5], "mse": [1.111e-6, 0.01848]})
     html = show_table(df).to_html()
     cells = _cells(html)
-    assert cells[0] == ["method", "n", "mse"]                   # no index column
+    assert cells[0] == ["method", "n", "mse"]  # no index column
     assert cells[1] == ["GRR", "1000000", "1.11e-06"] and cells[2] == ["OUE", "200000", "0.0185"]
     assert "text-align: right" in html and 'class="dataframe ldp-table"' in html
 

@@ -1,4 +1,5 @@
 """Tests for ldp.plotting (Agg backend): stable, distinct styles and working figure helpers."""
+
 from __future__ import annotations
 
 import matplotlib
@@ -17,16 +18,45 @@ from ldp.plotting import (  # noqa: E402
     PALETTE,
     min_display_font_pt,
     new_figure,
-    small_multiples,
     overlay_paper_values,
     plot_theory_vs_sim,
+    small_multiples,
     style_for,
     use_house_style,
 )
 
-REQUIRED = ["GRR", "SUE", "OUE", "OLH", "BLH", "SS", "HR", "RAPPOR", "EXP", "ADP", "kHR", "basic solution",
-            "LabelDP", "non-private", "EM", "Lasso", "Lasso+EM", "HEC", "PTJ", "PTS", "PTS-CP", "VP", "CP",
-            "JuRR", "CPRR", "TDRR", "JD-GRR", "uRR", "theory", "paper"]
+REQUIRED = [
+    "GRR",
+    "SUE",
+    "OUE",
+    "OLH",
+    "BLH",
+    "SS",
+    "HR",
+    "RAPPOR",
+    "EXP",
+    "ADP",
+    "kHR",
+    "basic solution",
+    "LabelDP",
+    "non-private",
+    "EM",
+    "Lasso",
+    "Lasso+EM",
+    "HEC",
+    "PTJ",
+    "PTS",
+    "PTS-CP",
+    "VP",
+    "CP",
+    "JuRR",
+    "CPRR",
+    "TDRR",
+    "JD-GRR",
+    "uRR",
+    "theory",
+    "paper",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -46,9 +76,13 @@ def test_registry_covers_the_book_and_styles_are_distinct():
 
 
 def test_methods_of_one_chapter_have_distinct_colours():
-    for chapter in (["GRR", "SUE", "OUE", "OLH", "SS", "HR"], ["HEC", "PTJ", "PTS", "PTS-CP"],
-                    ["uRR", "JuRR", "CPRR", "TDRR", "JD-GRR"], ["EM", "Lasso", "Lasso+EM", "RAPPOR"],
-                    ["kHR", "basic solution", "LabelDP", "non-private"]):
+    for chapter in (
+        ["GRR", "SUE", "OUE", "OLH", "SS", "HR"],
+        ["HEC", "PTJ", "PTS", "PTS-CP"],
+        ["uRR", "JuRR", "CPRR", "TDRR", "JD-GRR"],
+        ["EM", "Lasso", "Lasso+EM", "RAPPOR"],
+        ["kHR", "basic solution", "LabelDP", "non-private"],
+    ):
         colours = [style_for(m)["color"] for m in chapter]
         assert len(set(colours)) == len(colours), chapter
 
@@ -93,7 +127,7 @@ def test_new_figure_shapes():
     assert axes.shape == (2, 3)
     fig, ax = new_figure(figsize=(3, 2))
     assert tuple(fig.get_size_inches()) == (3, 2)
-    fig, axes = new_figure(2, 4, figsize=(13, 7))          # too wide for the page: scaled to its width
+    fig, axes = new_figure(2, 4, figsize=(13, 7))  # too wide for the page: scaled to its width
     assert fig.get_size_inches() == pytest.approx((PAGE_WIDTH_IN, 7 * PAGE_WIDTH_IN / 13))
     with pytest.raises(ValueError, match="ncols"):
         new_figure(1, 0)
@@ -139,8 +173,24 @@ FIGURES_OF_THE_BOOK = [
     ["EM", "Lasso", "Lasso+EM", "RAPPOR", "theory"],
     ["uRR", "JuRR", "CPRR", "TDRR", "JD-GRR", "paper"],
     # the comparison chapter: thirteen series, more than the palette has colours
-    ["GRR", "OUE", "OLH", "kHR", "basic solution", "LabelDP", "EM", "PTJ", "PTS-CP", "JuRR", "CPRR", "uRR",
-     "TDRR", "JD-GRR", "HEC", "theory"],
+    [
+        "GRR",
+        "OUE",
+        "OLH",
+        "kHR",
+        "basic solution",
+        "LabelDP",
+        "EM",
+        "PTJ",
+        "PTS-CP",
+        "JuRR",
+        "CPRR",
+        "uRR",
+        "TDRR",
+        "JD-GRR",
+        "HEC",
+        "theory",
+    ],
 ]
 
 
@@ -161,9 +211,9 @@ def test_two_methods_of_one_figure_never_share_colour_and_marker(methods):
 
 def test_collisions_reported_in_the_book_are_resolved_within_a_figure():
     fig, ax = new_figure()
-    assert style_for("PTJ", ax)["color"] != style_for("PTJ-S+VP", ax)["color"]      # both blue in the registry
+    assert style_for("PTJ", ax)["color"] != style_for("PTJ-S+VP", ax)["color"]  # both blue in the registry
     fig2, ax2 = new_figure()
-    khr = [style_for(f"kHR (k={k})", ax2)["color"] for k in (1, 2, 4)]            # all red in the registry
+    khr = [style_for(f"kHR (k={k})", ax2)["color"] for k in (1, 2, 4)]  # all red in the registry
     assert len(set(khr)) == 3
 
 
@@ -174,9 +224,9 @@ def test_the_current_pyplot_figure_is_used_by_default_and_a_new_figure_starts_af
     assert a["color"] != b["color"]
     plt.close("all")
     new_figure()
-    assert style_for("PTJ-S+VP") == dict(METHOD_STYLES["PTJ-S+VP"])   # first in its figure: registered style
+    assert style_for("PTJ-S+VP") == dict(METHOD_STYLES["PTJ-S+VP"])  # first in its figure: registered style
     plt.close("all")
-    assert style_for("PTJ-S+VP") == dict(METHOD_STYLES["PTJ-S+VP"])   # no figure open: registered style
+    assert style_for("PTJ-S+VP") == dict(METHOD_STYLES["PTJ-S+VP"])  # no figure open: registered style
     with pytest.raises(TypeError, match="figure"):
         style_for("GRR", figure="not a figure")
 
@@ -203,7 +253,7 @@ def test_figures_are_readable_at_the_width_the_page_shows_them(grid):
 def test_min_display_font_pt_sees_a_shrunk_figure():
     import matplotlib.figure
 
-    fig = matplotlib.figure.Figure(figsize=(13, 4), dpi=110)     # made without the helpers, 13 in wide
+    fig = matplotlib.figure.Figure(figsize=(13, 4), dpi=110)  # made without the helpers, 13 in wide
     ax = fig.add_subplot()
     ax.set_title("t", fontsize=9)
     # 9 pt drawn at 110 dpi on a 1430 px image shown in a 717 px column

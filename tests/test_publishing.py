@@ -6,6 +6,7 @@
 * JupyterLab, pinned in requirements.txt and environment.yml, starts offline and serves a notebook's ``.md`` as a
   notebook through its contents API, with the settings that make a double click open it as one.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,7 +24,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "book.yml"
@@ -32,14 +32,14 @@ WORKFLOW = REPO / ".github" / "workflows" / "book.yml"
 def _readme_block_after(heading: str) -> list[str]:
     """Command lines (comments stripped) of the first ```bash block after a README heading."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text[text.index(heading):]
+    section = text[text.index(heading) :]
     block = re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1)
     return [line.split("#")[0].strip() for line in block.splitlines() if line.split("#")[0].strip()]
 
 
 def test_the_workflow_parses_runs_the_readmes_command_and_publishes_its_output():
     wf = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
-    triggers = wf.get("on", wf.get(True))               # PyYAML reads the bare key `on` as True
+    triggers = wf.get("on", wf.get(True))  # PyYAML reads the bare key `on` as True
     assert "main" in triggers["push"]["branches"] and "workflow_dispatch" in triggers
     assert wf["permissions"]["contents"] == "write"
     (job,) = wf["jobs"].values()
@@ -47,10 +47,10 @@ def test_the_workflow_parses_runs_the_readmes_command_and_publishes_its_output()
     readme = _readme_block_after("## Publishing the book")
     assert readme == ["make book"]
     assert all(cmd in runs for cmd in readme), (readme, runs)
-    assert "make book" in _readme_block_after("## The two commands")   # the same command readers run
+    assert "make book" in _readme_block_after("## The two commands")  # the same command readers run
     publish = [s for s in job["steps"] if "actions-gh-pages" in s.get("uses", "")]
     assert len(publish) == 1 and publish[0]["with"]["publish_dir"].strip("./") == "_build/html"
-    assert publish[0]["with"]["publish_branch"] == "gh-pages"     # the Colab buttons open notebooks from there
+    assert publish[0]["with"]["publish_branch"] == "gh-pages"  # the Colab buttons open notebooks from there
     setup_python = [s for s in job["steps"] if "setup-python" in s.get("uses", "")]
     pyver = re.search(r"python=(\d+\.\d+)", (REPO / "environment.yml").read_text()).group(1)
     assert setup_python and str(setup_python[0]["with"]["python-version"]) == pyver
@@ -61,18 +61,26 @@ def _make_n(*args: str) -> str:
     if make is None:
         pytest.skip("no make on this machine")
     # -n prints the recipes without running them; the install prerequisites are marked up to date (-o)
-    proc = subprocess.run([make, "-n", "-o", ".venv/.book-installed", "-o", "_vendor/mathjax/tex-chtml.js",
-                           "-o", "data", *args], cwd=REPO, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [make, "-n", "-o", ".venv/.book-installed", "-o", "_vendor/mathjax/tex-chtml.js", "-o", "data", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
 
-@pytest.mark.parametrize("profile, root, html", [
-    (None, ".", "_build/html"),
-    ("book", ".", "_build/html"),
-    ("paper", "_build/paper", "_build/paper/html"),
-    ("smoke", "_build/smoke", "_build/smoke/html"),
-])
+@pytest.mark.parametrize(
+    "profile, root, html",
+    [
+        (None, ".", "_build/html"),
+        ("book", ".", "_build/html"),
+        ("paper", "_build/paper", "_build/paper/html"),
+        ("smoke", "_build/smoke", "_build/smoke/html"),
+    ],
+)
 def test_make_book_builds_each_profile_into_its_own_folder(profile, root, html):
     out = _make_n("book", *([f"PROFILE={profile}"] if profile else []))
     build = next(line for line in out.splitlines() if "jupyter-book build" in line)
@@ -87,7 +95,7 @@ def test_make_book_nosolutions_hides_solutions_and_reuses_the_profiles_notebooks
     assert "LDP_HIDE_SOLUTIONS=1" in build and "LDP_PROFILE=book" in build and "LDP_PROGRESS=0" in build
     assert "--path-output _build/nosolutions" in build
     link = next(line for line in out.splitlines() if "ln -sfn" in line and ".jupyter_cache" in line)
-    assert link.split()[-2].endswith("/_build/.jupyter_cache") and str(REPO) in link   # the book profile's cache
+    assert link.split()[-2].endswith("/_build/.jupyter_cache") and str(REPO) in link  # the book profile's cache
     assert "_build/nosolutions/html/index.html" in out
 
 
@@ -111,7 +119,7 @@ def _free_port() -> int:
 
 def _get(url: str, token: str) -> dict:
     req = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))    # localhost, never a proxy
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # localhost, never a proxy
     with opener.open(req, timeout=10) as r:
         return json.loads(r.read())
 
@@ -125,18 +133,37 @@ def lab_server(tmp_path_factory):
         pytest.fail("JupyterLab is not installed: it is pinned in requirements.txt (`make install`)")
     port, token = _free_port(), secrets.token_hex(16)
     runtime = tmp_path_factory.mktemp("jupyter-runtime")
-    env = dict(os.environ,
-               JUPYTERLAB_SETTINGS_DIR=str(REPO / ".jupyter" / "lab" / "user-settings"),  # as `make lab`
-               JUPYTER_RUNTIME_DIR=str(runtime),
-               # offline: any outgoing request goes to a closed port
-               http_proxy="http://127.0.0.1:9", https_proxy="http://127.0.0.1:9",
-               HTTP_PROXY="http://127.0.0.1:9", HTTPS_PROXY="http://127.0.0.1:9",
-               no_proxy="127.0.0.1,localhost", NO_PROXY="127.0.0.1,localhost")
-    proc = subprocess.Popen([str(jupyter), "lab", "--no-browser", f"--notebook-dir={REPO}", f"--port={port}",
-                             "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
-                             "--ServerApp.port_retries=0", "--LabApp.news_url=None",
-                             *(["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else [])],
-                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = dict(
+        os.environ,
+        JUPYTERLAB_SETTINGS_DIR=str(REPO / ".jupyter" / "lab" / "user-settings"),  # as `make lab`
+        JUPYTER_RUNTIME_DIR=str(runtime),
+        # offline: any outgoing request goes to a closed port
+        http_proxy="http://127.0.0.1:9",
+        https_proxy="http://127.0.0.1:9",
+        HTTP_PROXY="http://127.0.0.1:9",
+        HTTPS_PROXY="http://127.0.0.1:9",
+        no_proxy="127.0.0.1,localhost",
+        NO_PROXY="127.0.0.1,localhost",
+    )
+    proc = subprocess.Popen(
+        [
+            str(jupyter),
+            "lab",
+            "--no-browser",
+            f"--notebook-dir={REPO}",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            f"--IdentityProvider.token={token}",
+            "--ServerApp.port_retries=0",
+            "--LabApp.news_url=None",
+            *(["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
     try:
@@ -175,7 +202,7 @@ def test_jupyterlab_opens_md_files_as_notebooks_by_default(lab_server):
     viewers = settings["settings"]["defaultViewers"]
     assert viewers.get("markdown") == "Jupytext Notebook"
     factories = json.dumps(_get(f"{base}/lab/api/settings/", token))
-    assert "jupytext" in factories.lower()        # jupytext's lab extension (the "Jupytext Notebook" factory)
+    assert "jupytext" in factories.lower()  # jupytext's lab extension (the "Jupytext Notebook" factory)
 
 
 def test_how_to_cite_matches_citation_cff():
@@ -191,5 +218,5 @@ def test_how_to_cite_matches_citation_cff():
     assert fields["url"] == cff["url"] and fields["repository"] == cff["repository-code"]
     assert fields["author"] == cff["authors"][0]["name"]
     config = yaml.safe_load((REPO / "_config.yml").read_text(encoding="utf-8"))
-    assert config["repository"]["url"] == cff["repository-code"]       # one repository, everywhere
+    assert config["repository"]["url"] == cff["repository-code"]  # one repository, everywhere
     assert "book/how-to-cite" in (REPO / "_toc.yml").read_text(encoding="utf-8")

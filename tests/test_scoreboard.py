@@ -10,6 +10,7 @@ Two halves:
   table is on the scoreboard with its four verdict totals, its claim count and its table; and the page
   links to the verdict policy.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,15 +21,29 @@ from pathlib import Path
 import pytest
 from conftest import REPO, toc_files
 
-from ldp.claims import (DIFFERS, QUALITATIVE_ONLY, REPRODUCED, STAND_IN, VERDICTS, ClaimsTable,
-                        not_reproducible, scoreboard, within_rel)
+from ldp.claims import (
+    DIFFERS,
+    QUALITATIVE_ONLY,
+    REPRODUCED,
+    STAND_IN,
+    VERDICTS,
+    ClaimsTable,
+    not_reproducible,
+    scoreboard,
+    within_rel,
+)
 
 PAGE = REPO / "book" / "scoreboard.md"
 ROLE = re.compile(r"\{glue:text\}`([^`]+)`")
 DIRECTIVE = re.compile(r"```\{glue\}\s+(\S+)\s*\n:doc:\s*(\S+)")
 CLAIMS_KEY = re.compile(r"ClaimsTable\(\s*[\"']([A-Za-z0-9_-]+)[\"']\s*\)")
-TOTAL_SUFFIXES = ("claims-total-reproduced", "claims-total-differs", "claims-total-not-reproducible",
-                  "claims-total-qualitative-only", "claims-total")
+TOTAL_SUFFIXES = (
+    "claims-total-reproduced",
+    "claims-total-differs",
+    "claims-total-not-reproducible",
+    "claims-total-qualitative-only",
+    "claims-total",
+)
 
 
 # ----------------------------------------------------------------------------- ldp.claims side
@@ -38,8 +53,9 @@ def _chapter(name: str, measured: float) -> ClaimsTable:
     t.add("exact identity", paper=1.0, ours=1.0, rule=within_rel(1e-9))
     t.add("measured value", paper=2.0, ours=measured, rule=within_rel(0.05), reason_if_differs="noise")
     t.add("needs the private dataset", paper=3.0, ours=None, rule=not_reproducible("data not public"))
-    t.add("on a stand-in", paper=4.0, ours=measured * 2, rule=within_rel(0.05), basis=STAND_IN,
-          reason_if_differs="noise")
+    t.add(
+        "on a stand-in", paper=4.0, ours=measured * 2, rule=within_rel(0.05), basis=STAND_IN, reason_if_differs="noise"
+    )
     return t
 
 
@@ -54,7 +70,7 @@ def test_scoreboard_totals_come_from_the_verdicts():
 
 def test_changing_one_chapters_verdict_changes_the_scoreboard():
     before = scoreboard([_chapter("a", 2.01), _chapter("b", 2.01)])
-    after = scoreboard([_chapter("a", 2.01), _chapter("b", 3.0)])      # b's measurement now differs
+    after = scoreboard([_chapter("a", 2.01), _chapter("b", 3.0)])  # b's measurement now differs
     assert before.loc["b", DIFFERS] == 0 and after.loc["b", DIFFERS] == 1
     assert after.loc["total", REPRODUCED] == before.loc["total", REPRODUCED] - 1
     assert after.loc["total", "claims"] == before.loc["total", "claims"]
@@ -107,8 +123,9 @@ def page_references() -> list[tuple[str, str]]:
         assert "::" in body, f"scoreboard glue role without a document: {body!r}"
         doc, key_fmt = body.split("::", 1)
         key, sep, fmt = key_fmt.rpartition(":")
-        assert sep and key and fmt, (f"cross-document glue:text needs a format spec after the key "
-                                     f"(`path::key:d`), got {body!r}")
+        assert sep and key and fmt, (
+            f"cross-document glue:text needs a format spec after the key (`path::key:d`), got {body!r}"
+        )
         refs.append((doc, key))
     refs += [(doc, key) for key, doc in DIRECTIVE.findall(text)]
     return refs

@@ -1,4 +1,5 @@
 """Tests for ldp.sweep: identical sweeps on serial, joblib and Dask; seeding; tidy output; validation."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -81,19 +82,30 @@ def test_joblib_matches_serial():
 def test_dask_threads_and_processes_match_serial():
     distributed = pytest.importorskip("distributed")
     serial = sweep(grr_trial, GRID, trials=3, seed=5, progress=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         threads = sweep(grr_trial, GRID, trials=3, seed=5, backend="dask", client=client)
         # the default client is used when none is passed
         default = sweep(grr_trial, GRID, trials=3, seed=5, backend="dask", progress=False)
         # a scheduler address opens (and closes) its own client
-        by_address = sweep(grr_trial, GRID, trials=3, seed=5, backend="dask",
-                           scheduler_address=cluster.scheduler_address, progress=False)
+        by_address = sweep(
+            grr_trial,
+            GRID,
+            trials=3,
+            seed=5,
+            backend="dask",
+            scheduler_address=cluster.scheduler_address,
+            progress=False,
+        )
     pd.testing.assert_frame_equal(serial, threads)
     pd.testing.assert_frame_equal(serial, default)
     pd.testing.assert_frame_equal(serial, by_address)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         procs = sweep(grr_trial, GRID, trials=3, seed=5, backend="dask", client=client, progress=False)
         different = sweep(grr_trial, GRID, trials=3, seed=6, backend="dask", client=client, progress=False)
     pd.testing.assert_frame_equal(serial, procs)
@@ -114,22 +126,25 @@ def test_errors_in_func_propagate():
         sweep(lambda a, rng: {"trial": 1}, {"a": [1]}, trials=1, seed=0, progress=False)
 
 
-@pytest.mark.parametrize("kwargs,exc,match", [
-    (dict(grid={"a": []}), ValueError, "empty"),
-    (dict(grid={"a": 3}), TypeError, "list"),
-    (dict(grid={"a": "abc"}), TypeError, "list"),
-    (dict(grid=[("a", [1])]), TypeError, "dict"),
-    (dict(grid={"trial": [1]}), ValueError, "reserved"),
-    (dict(grid={"not valid": [1]}), ValueError, "names"),
-    (dict(trials=0), ValueError, "trials"),
-    (dict(trials=1.5), TypeError, "trials"),
-    (dict(seed=-1), ValueError, "seed"),
-    (dict(backend="spark"), ValueError, "backend"),
-    (dict(n_jobs=0), ValueError, "n_jobs"),
-    (dict(client=object()), ValueError, "dask"),
-    (dict(backend="dask", client=object()), TypeError, "Client"),
-    (dict(backend="dask", client=None, scheduler_address=3), TypeError, "scheduler_address"),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc,match",
+    [
+        (dict(grid={"a": []}), ValueError, "empty"),
+        (dict(grid={"a": 3}), TypeError, "list"),
+        (dict(grid={"a": "abc"}), TypeError, "list"),
+        (dict(grid=[("a", [1])]), TypeError, "dict"),
+        (dict(grid={"trial": [1]}), ValueError, "reserved"),
+        (dict(grid={"not valid": [1]}), ValueError, "names"),
+        (dict(trials=0), ValueError, "trials"),
+        (dict(trials=1.5), TypeError, "trials"),
+        (dict(seed=-1), ValueError, "seed"),
+        (dict(backend="spark"), ValueError, "backend"),
+        (dict(n_jobs=0), ValueError, "n_jobs"),
+        (dict(client=object()), ValueError, "dask"),
+        (dict(backend="dask", client=object()), TypeError, "Client"),
+        (dict(backend="dask", client=None, scheduler_address=3), TypeError, "scheduler_address"),
+    ],
+)
 def test_validation(kwargs, exc, match):
     args = dict(grid={"a": [1]}, trials=1, seed=0, progress=False)
     args.update(kwargs)
@@ -165,7 +180,7 @@ def test_default_backend_follows_the_active_profile(monkeypatch):
         assert profiles.current_profile() == profile
         assert backend_settings()["backend"] == expected
     monkeypatch.setenv("LDP_BACKEND", "serial")
-    assert backend_settings()["backend"] == "serial"          # the setting wins over the profile
+    assert backend_settings()["backend"] == "serial"  # the setting wins over the profile
 
 
 def test_environment_chooses_the_backend_and_results_do_not_change(monkeypatch):
@@ -174,7 +189,7 @@ def test_environment_chooses_the_backend_and_results_do_not_change(monkeypatch):
     monkeypatch.setenv("LDP_JOBS", "2")
     assert backend_settings() == {"backend": "joblib", "n_jobs": 2, "scheduler_address": None}
     pd.testing.assert_frame_equal(serial, sweep(grr_trial, GRID, trials=3, seed=13, progress=False))
-    monkeypatch.setattr(profiles, "_current", "paper")        # paper default: every local core
+    monkeypatch.setattr(profiles, "_current", "paper")  # paper default: every local core
     monkeypatch.delenv("LDP_BACKEND")
     monkeypatch.delenv("LDP_JOBS")
     assert backend_settings() == {"backend": "joblib", "n_jobs": -1, "scheduler_address": None}
@@ -184,24 +199,28 @@ def test_environment_chooses_the_backend_and_results_do_not_change(monkeypatch):
 def test_environment_scheduler_runs_on_a_dask_cluster(monkeypatch):
     distributed = pytest.importorskip("distributed")
     serial = sweep(grr_trial, GRID, trials=3, seed=17, backend="serial", progress=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         monkeypatch.setenv("LDP_SCHEDULER", cluster.scheduler_address)
-        assert backend_settings()["backend"] == "dask"         # the address alone implies Dask
+        assert backend_settings()["backend"] == "dask"  # the address alone implies Dask
         monkeypatch.setenv("LDP_BACKEND", "dask")
         on_cluster = sweep(grr_trial, GRID, trials=3, seed=17, progress=False)
     pd.testing.assert_frame_equal(serial, on_cluster)
 
 
-@pytest.mark.parametrize("env,match", [
-    ({"LDP_BACKEND": "spark"}, "LDP_BACKEND"),
-    ({"LDP_BACKEND": "Joblib"}, "LDP_BACKEND"),
-    ({"LDP_JOBS": "0"}, "LDP_JOBS"),
-    ({"LDP_JOBS": "two"}, "LDP_JOBS"),
-    ({"LDP_JOBS": "-2"}, "LDP_JOBS"),
-    ({"LDP_SCHEDULER": "localhost"}, "LDP_SCHEDULER"),
-    ({"LDP_SCHEDULER": "tcp://h:8786", "LDP_BACKEND": "joblib"}, "LDP_SCHEDULER"),
-])
+@pytest.mark.parametrize(
+    "env,match",
+    [
+        ({"LDP_BACKEND": "spark"}, "LDP_BACKEND"),
+        ({"LDP_BACKEND": "Joblib"}, "LDP_BACKEND"),
+        ({"LDP_JOBS": "0"}, "LDP_JOBS"),
+        ({"LDP_JOBS": "two"}, "LDP_JOBS"),
+        ({"LDP_JOBS": "-2"}, "LDP_JOBS"),
+        ({"LDP_SCHEDULER": "localhost"}, "LDP_SCHEDULER"),
+        ({"LDP_SCHEDULER": "tcp://h:8786", "LDP_BACKEND": "joblib"}, "LDP_SCHEDULER"),
+    ],
+)
 def test_bad_environment_is_a_clear_error(monkeypatch, env, match):
     for var, value in env.items():
         monkeypatch.setenv(var, value)
@@ -220,6 +239,7 @@ def test_progress_bar_goes_to_stderr_and_can_be_switched_off(monkeypatch, capsys
 
 def test_chunks_cover_every_task_once():
     from ldp.sweep import _chunks
+
     tasks = [(p, t) for p in range(5) for t in range(7)]
     for workers in (1, 2, 3, 16):
         chunks = _chunks(tasks, workers)
@@ -231,14 +251,16 @@ def test_chunks_cover_every_task_once():
 def test_closures_run_on_joblib_workers():
     # notebooks pass lambdas and local functions over their data; loky ships them by value
     data = np.arange(10.0)
-    trial = lambda a, rng: {"x": float(data[a] + rng.random())}       # noqa: E731
-    pd.testing.assert_frame_equal(sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="serial", progress=False),
-                                  sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="joblib", n_jobs=2,
-                                        progress=False))
+    trial = lambda a, rng: {"x": float(data[a] + rng.random())}  # noqa: E731
+    pd.testing.assert_frame_equal(
+        sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="serial", progress=False),
+        sweep(trial, {"a": [1, 3, 5]}, trials=2, seed=4, backend="joblib", n_jobs=2, progress=False),
+    )
 
 
 def test_dask_without_distributed_installed_names_the_extra(monkeypatch):
     import sys
-    monkeypatch.setitem(sys.modules, "distributed", None)          # as if the package were missing
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if the package were missing
     with pytest.raises(ImportError, match=r"ldp-compendium\[dask\]"):
         sweep(lambda a, rng: {"x": a}, {"a": [1]}, trials=1, seed=0, backend="dask", progress=False)

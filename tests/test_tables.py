@@ -1,4 +1,5 @@
 """ldp.tables: the shared product domain and coded-table type."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -46,22 +47,36 @@ def test_reshape():
         dom.reshape(np.arange(5))
 
 
-@pytest.mark.parametrize("call, exc, match", [
-    (lambda: ProductDomain(()), ValueError, "at least one component"),
-    (lambda: ProductDomain("ab"), TypeError, "sequence of domain sizes"),
-    (lambda: ProductDomain((2, 0)), ValueError, r"sizes\[1\]"),
-    (lambda: ProductDomain((2, 2.5)), TypeError, r"sizes\[1\]"),
-    (lambda: ProductDomain((2, 3), ("a",)), ValueError, "names has 1 entries for 2"),
-    (lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 1]), ValueError, r"takes 2 code arrays \(a, b\), got 1"),
-    (lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 2], [0, 1]), ValueError, "a contains the code 2"),
-    (lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 1], [0, -1]), ValueError, "b contains the code -1"),
-    (lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 1], [0.5, 1.0]), TypeError, "b must be an array of integer"),
-    (lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 1], [0, 1, 2]), ValueError,
-     "a and b must have the same length, got 2 and 3"),
-    (lambda: ProductDomain((2, 3), ("a", "b")).encode([], []), ValueError, "a is empty"),
-    (lambda: ProductDomain((1, 3), ("a", "b")).encode([1], [0]), ValueError, r"a contains the code 1, outside .*\{0\}"),
-    (lambda: ProductDomain((2, 3)).decode([6]), ValueError, "x contains the code 6"),
-])
+@pytest.mark.parametrize(
+    "call, exc, match",
+    [
+        (lambda: ProductDomain(()), ValueError, "at least one component"),
+        (lambda: ProductDomain("ab"), TypeError, "sequence of domain sizes"),
+        (lambda: ProductDomain((2, 0)), ValueError, r"sizes\[1\]"),
+        (lambda: ProductDomain((2, 2.5)), TypeError, r"sizes\[1\]"),
+        (lambda: ProductDomain((2, 3), ("a",)), ValueError, "names has 1 entries for 2"),
+        (lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 1]), ValueError, r"takes 2 code arrays \(a, b\), got 1"),
+        (lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 2], [0, 1]), ValueError, "a contains the code 2"),
+        (lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 1], [0, -1]), ValueError, "b contains the code -1"),
+        (
+            lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 1], [0.5, 1.0]),
+            TypeError,
+            "b must be an array of integer",
+        ),
+        (
+            lambda: ProductDomain((2, 3), ("a", "b")).encode([0, 1], [0, 1, 2]),
+            ValueError,
+            "a and b must have the same length, got 2 and 3",
+        ),
+        (lambda: ProductDomain((2, 3), ("a", "b")).encode([], []), ValueError, "a is empty"),
+        (
+            lambda: ProductDomain((1, 3), ("a", "b")).encode([1], [0]),
+            ValueError,
+            r"a contains the code 1, outside .*\{0\}",
+        ),
+        (lambda: ProductDomain((2, 3)).decode([6]), ValueError, "x contains the code 6"),
+    ],
+)
 def test_product_domain_refuses_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
@@ -75,8 +90,8 @@ def test_size_one_component_is_allowed():
 # ---------------------------------------------------------------------------- binning
 def test_equal_width_codes_bins_closed_on_the_left():
     np.testing.assert_array_equal(equal_width_codes([0.0, 0.5, 1.0, 0.99], bins=2), [0, 1, 1, 1])
-    codes, labels = equal_width_codes(np.arange(11.0), 5, return_labels=True)   # edges 0, 2, 4, 6, 8, 10
-    assert np.bincount(codes).tolist() == [2, 2, 2, 2, 3]                      # the maximum joins the last bin
+    codes, labels = equal_width_codes(np.arange(11.0), 5, return_labels=True)  # edges 0, 2, 4, 6, 8, 10
+    assert np.bincount(codes).tolist() == [2, 2, 2, 2, 3]  # the maximum joins the last bin
     assert labels == ("[0, 2)", "[2, 4)", "[4, 6)", "[6, 8)", "[8, 10)")
     constant, labels = equal_width_codes([3.0, 3.0], 4, return_labels=True)
     assert constant.tolist() == [0, 0] and len(set(labels)) == 4
@@ -102,8 +117,14 @@ def test_interval_labels():
 
 # ---------------------------------------------------------------------------- CodedTable
 def _frame():
-    return pd.DataFrame({"colour": ["red", "blue", "red", "green"], "size": [3, 1, 2, 1],
-                         "weight": [0.0, 10.0, 5.0, 9.9], "label": ["yes", "no", "no", "yes"]})
+    return pd.DataFrame(
+        {
+            "colour": ["red", "blue", "red", "green"],
+            "size": [3, 1, 2, 1],
+            "weight": [0.0, 10.0, 5.0, 9.9],
+            "label": ["yes", "no", "no", "yes"],
+        }
+    )
 
 
 def test_from_frame_codes_sorted_categories_bins_and_label():
@@ -158,19 +179,22 @@ def test_select_take_subsample_with_codes():
         t.select([0, 0])
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(codes=np.zeros(3, dtype=int)), TypeError, "codes must be a 2-D integer array"),
-    (dict(codes=np.zeros((2, 2))), TypeError, "codes must be a 2-D integer array"),
-    (dict(names=("a",)), ValueError, "2 columns but 1 names"),
-    (dict(names=("a", "a")), ValueError, "names must be distinct"),
-    (dict(names="ab"), TypeError, "names must be a sequence"),
-    (dict(categories=(("x",), ())), ValueError, "attribute 'b' has no categories"),
-    (dict(codes=np.array([[0, 2]])), ValueError, r"column 'b' has codes outside \{0, ..., 1\}"),
-    (dict(y=np.array([0, 1])), ValueError, "y must be a 1-D array of 1 label codes"),
-    (dict(y=np.array([0])), ValueError, "needs its classes"),
-    (dict(y=np.array([3]), classes=("n", "p")), ValueError, "y contains the code 3"),
-    (dict(classes=("n", "p")), ValueError, "classes given without a label column"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(codes=np.zeros(3, dtype=int)), TypeError, "codes must be a 2-D integer array"),
+        (dict(codes=np.zeros((2, 2))), TypeError, "codes must be a 2-D integer array"),
+        (dict(names=("a",)), ValueError, "2 columns but 1 names"),
+        (dict(names=("a", "a")), ValueError, "names must be distinct"),
+        (dict(names="ab"), TypeError, "names must be a sequence"),
+        (dict(categories=(("x",), ())), ValueError, "attribute 'b' has no categories"),
+        (dict(codes=np.array([[0, 2]])), ValueError, r"column 'b' has codes outside \{0, ..., 1\}"),
+        (dict(y=np.array([0, 1])), ValueError, "y must be a 1-D array of 1 label codes"),
+        (dict(y=np.array([0])), ValueError, "needs its classes"),
+        (dict(y=np.array([3]), classes=("n", "p")), ValueError, "y contains the code 3"),
+        (dict(classes=("n", "p")), ValueError, "classes given without a label column"),
+    ],
+)
 def test_coded_table_refuses_bad_input(kwargs, exc, match):
     fields = dict(codes=np.array([[0, 1]]), names=("a", "b"), categories=(("x",), ("u", "v")))
     fields.update(kwargs)

@@ -1,4 +1,5 @@
 """The nursery / score count tables, the stand-in fallback and random subsamples (Yin et al., Sec. 7.3)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -86,8 +87,9 @@ def test_users_expand_the_table():
     t = load_table("fig3c")
     x, y = t.users()
     assert x.size == 1000
-    np.testing.assert_array_equal(np.bincount(x * t.model.ky + y, minlength=t.counts.size).reshape(t.counts.shape),
-                                  t.counts)
+    np.testing.assert_array_equal(
+        np.bincount(x * t.model.ky + y, minlength=t.counts.size).reshape(t.counts.shape), t.counts
+    )
 
 
 def test_bad_arguments():

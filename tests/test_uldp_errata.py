@@ -1,4 +1,5 @@
 """The paper's printed formulas are biased (errata U1-U9 of the book); the corrected ones are exact."""
+
 from __future__ import annotations
 
 import numpy as np

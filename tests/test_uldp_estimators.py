@@ -1,4 +1,5 @@
 """Estimators, exact expectations and variances, metrics (Yin et al., Algorithms 2 and 4, Sec. 6.2)."""
+
 from __future__ import annotations
 
 import math
@@ -42,7 +43,7 @@ def setups(draw):
     ys = draw(st.lists(st.integers(0, ky - 1), max_size=ky, unique=True))
     model = ULDPModel2D.from_sizes(kx, ky, xs, ys)
     eps = jurr_min_epsilon(len(xs), len(ys)) + draw(st.floats(0.05, 5.0))
-    seed = draw(st.integers(0, 2 ** 32 - 1))
+    seed = draw(st.integers(0, 2**32 - 1))
     f = np.random.default_rng(seed).dirichlet(np.ones(kx * ky)).reshape(kx, ky)
     return model, eps, f, seed
 
@@ -76,11 +77,13 @@ def test_urr_estimator_equals_channel_inversion(d, data, eps):
     counts = np.asarray(data.draw(st.lists(st.integers(0, 100), min_size=d, max_size=d)))
     counts[0] += 1
     mech = URR(eps, d, sens)
-    np.testing.assert_allclose(mech.estimate_counts(counts), np.linalg.solve(mech.channel().T, counts / counts.sum()),
-                               rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(
+        mech.estimate_counts(counts), np.linalg.solve(mech.channel().T, counts / counts.sum()), rtol=1e-9, atol=1e-9
+    )
     f = np.random.default_rng(d).dirichlet(np.ones(d))
-    np.testing.assert_allclose(mech.variance(100, f), channels.inverse_variance(mech.channel(), f, 100),
-                               rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(
+        mech.variance(100, f), channels.inverse_variance(mech.channel(), f, 100), rtol=1e-9, atol=1e-15
+    )
 
 
 @given(setup=setups())
@@ -92,8 +95,9 @@ def test_exact_unbiasedness(setup):
         mech = cls(eps, model)
         np.testing.assert_allclose(mech.estimate_from_frequencies(mech.output_distribution(f)), f, atol=1e-10)
     tdrr = TDRR(eps, model)
-    np.testing.assert_allclose(tdrr.estimate_from_frequencies(tdrr.output_distribution(f)),
-                               np.outer(f.sum(axis=1), f.sum(axis=0)), atol=1e-10)
+    np.testing.assert_allclose(
+        tdrr.estimate_from_frequencies(tdrr.output_distribution(f)), np.outer(f.sum(axis=1), f.sum(axis=0)), atol=1e-10
+    )
     np.testing.assert_allclose(tdrr.bias(10, f), np.outer(f.sum(axis=1), f.sum(axis=0)) - f, atol=1e-15)
 
 
@@ -103,11 +107,18 @@ def test_closed_form_variances_equal_the_general_formula(setup):
     model, eps, f, _ = setup
     for cls in (JuRR, CPRR, JointGRR):
         mech = cls(eps, model)
-        np.testing.assert_allclose(mech.variance(1000, f).ravel(),
-                                   channels.inverse_variance(mech.channel(), f.ravel(), 1000),
-                                   rtol=1e-8, atol=1e-14)
-        np.testing.assert_allclose(np.diag(channels.inverse_covariance(mech.channel(), f.ravel(), 1000)),
-                                   mech.variance(1000, f).ravel(), rtol=1e-8, atol=1e-14)
+        np.testing.assert_allclose(
+            mech.variance(1000, f).ravel(),
+            channels.inverse_variance(mech.channel(), f.ravel(), 1000),
+            rtol=1e-8,
+            atol=1e-14,
+        )
+        np.testing.assert_allclose(
+            np.diag(channels.inverse_covariance(mech.channel(), f.ravel(), 1000)),
+            mech.variance(1000, f).ravel(),
+            rtol=1e-8,
+            atol=1e-14,
+        )
 
 
 def test_error_methods_take_the_oracle_argument_order():
@@ -117,15 +128,21 @@ def test_error_methods_take_the_oracle_argument_order():
     model = ULDPModel2D.first_sensitive(3, 4, 2, 2)
     f = np.random.default_rng(5).dirichlet(np.ones(12)).reshape(3, 4)
     grr = JointGRR(2.0, model)
-    np.testing.assert_allclose(grr.variance(n=500, f=f).ravel(), GRR(2.0, 12).variance(n=500, f=f.ravel()),
-                               rtol=1e-12)
-    for mech in (JuRR(2.0, model), CPRR(2.0, model), TDRR(2.0, model), TDRRUnbiased(2.0, model), grr,
-                 URR(2.0, 12, [0, 1])):
+    np.testing.assert_allclose(grr.variance(n=500, f=f).ravel(), GRR(2.0, 12).variance(n=500, f=f.ravel()), rtol=1e-12)
+    for mech in (
+        JuRR(2.0, model),
+        CPRR(2.0, model),
+        TDRR(2.0, model),
+        TDRRUnbiased(2.0, model),
+        grr,
+        URR(2.0, 12, [0, 1]),
+    ):
         g = f.ravel() if isinstance(mech, URR) else f
         np.testing.assert_array_equal(mech.variance(n=500, f=g), mech.variance(500, g))
         np.testing.assert_array_equal(mech.bias(f=g, n=500), mech.bias(500, g))
-        np.testing.assert_array_equal(mech.expected_squared_error(f=g, n=500),
-                                      mech.variance(500, g) + mech.bias(500, g) ** 2)
+        np.testing.assert_array_equal(
+            mech.expected_squared_error(f=g, n=500), mech.variance(500, g) + mech.bias(500, g) ** 2
+        )
         with pytest.raises(TypeError, match="n must be an integer"):
             mech.variance(g, 500)
 

@@ -1,4 +1,5 @@
 """Channels, parameters, validity region, reductions, samplers and input validation (Yin et al.)."""
+
 from __future__ import annotations
 
 import math
@@ -86,17 +87,33 @@ def test_jurr_parameter_identities(eps, sx, sy):
 
 def test_worked_example_exact_fractions():
     pr = jurr_parameters(LN4, 2, 2)
-    for got, want in ((pr.a, Fraction(4, 7)), (pr.b, Fraction(1, 7)), (pr.p, Fraction(12, 35)),
-                      (pr.q, Fraction(3, 35)), (pr.m, Fraction(12, 35)), (pr.n, Fraction(3, 35)),
-                      (pr.t, Fraction(3, 35))):
+    for got, want in (
+        (pr.a, Fraction(4, 7)),
+        (pr.b, Fraction(1, 7)),
+        (pr.p, Fraction(12, 35)),
+        (pr.q, Fraction(3, 35)),
+        (pr.m, Fraction(12, 35)),
+        (pr.n, Fraction(3, 35)),
+        (pr.t, Fraction(3, 35)),
+    ):
         assert got == pytest.approx(float(want), rel=1e-13)
     pr = jurr_parameters(LN4, 2, 4)
-    for got, want in ((pr.a, Fraction(4, 11)), (pr.p, Fraction(12, 55)), (pr.q, Fraction(3, 55)),
-                      (pr.m, Fraction(12, 77)), (pr.n, Fraction(3, 77)), (pr.t, Fraction(3, 385))):
+    for got, want in (
+        (pr.a, Fraction(4, 11)),
+        (pr.p, Fraction(12, 55)),
+        (pr.q, Fraction(3, 55)),
+        (pr.m, Fraction(12, 77)),
+        (pr.n, Fraction(3, 77)),
+        (pr.t, Fraction(3, 385)),
+    ):
         assert got == pytest.approx(float(want), rel=1e-12)
     c = CPRR(LN4, ULDPModel2D.first_sensitive(3, 5, 2, 2))
-    assert (c.d, c.a_prime, c.b_prime, c.t_prime) == (12, pytest.approx(4 / 15), pytest.approx(1 / 15),
-                                                      pytest.approx(1 / 5))
+    assert (c.d, c.a_prime, c.b_prime, c.t_prime) == (
+        12,
+        pytest.approx(4 / 15),
+        pytest.approx(1 / 15),
+        pytest.approx(1 / 5),
+    )
     c = CPRR(LN4, ULDPModel2D.first_sensitive(3, 3, 2, 2))
     assert (c.a_prime, c.b_prime, c.t_prime) == (pytest.approx(4 / 11), pytest.approx(1 / 11), pytest.approx(3 / 11))
 
@@ -225,10 +242,10 @@ def test_urr_extremes():
 
 def test_cprr_is_urr_on_flat_cells_and_tdrr_is_a_kronecker_product():
     model = ULDPModel2D.from_sizes(3, 4, [2], [1, 3])
-    np.testing.assert_allclose(CPRR(1.5, model).channel(),
-                               URR(1.5, 12, model.sensitive_cells()).channel(), atol=1e-15)
-    np.testing.assert_allclose(TDRR(1.5, model).channel(),
-                               np.kron(URR(0.75, 3, [2]).channel(), URR(0.75, 4, [1, 3]).channel()), atol=1e-15)
+    np.testing.assert_allclose(CPRR(1.5, model).channel(), URR(1.5, 12, model.sensitive_cells()).channel(), atol=1e-15)
+    np.testing.assert_allclose(
+        TDRR(1.5, model).channel(), np.kron(URR(0.75, 3, [2]).channel(), URR(0.75, 4, [1, 3]).channel()), atol=1e-15
+    )
 
 
 def test_jurr_case2_given_not_protected_is_grr_on_xs():
@@ -281,8 +298,9 @@ def test_count_sampler_matches_per_user_sampler(cls):
         b += mech.support_counts(mech.perturb(x, y, rng)).ravel()
     assert two_sample_agreement(a, b) > 1e-4
     # both have the right total and the expected mean
-    np.testing.assert_allclose(a / 300, true.sum() * mech.output_distribution(true / true.sum()).ravel(),
-                               rtol=0.1, atol=1.0)
+    np.testing.assert_allclose(
+        a / 300, true.sum() * mech.output_distribution(true / true.sum()).ravel(), rtol=0.1, atol=1.0
+    )
 
 
 def test_samplers_are_reproducible():
@@ -295,8 +313,17 @@ def test_samplers_are_reproducible():
 
 
 # ---------------------------------------------------------------------------- validation
-@pytest.mark.parametrize("eps, exc", [(0.0, ValueError), (-1.0, ValueError), (float("nan"), ValueError),
-                                      (float("inf"), ValueError), (True, TypeError), ("1", TypeError)])
+@pytest.mark.parametrize(
+    "eps, exc",
+    [
+        (0.0, ValueError),
+        (-1.0, ValueError),
+        (float("nan"), ValueError),
+        (float("inf"), ValueError),
+        (True, TypeError),
+        ("1", TypeError),
+    ],
+)
 def test_bad_epsilon(eps, exc):
     model = ULDPModel2D.first_sensitive(3, 4, 2, 2)
     for cls in (JuRR, CPRR, TDRR, JointGRR):

@@ -1,4 +1,5 @@
 """ULDP definitions and the exact condition checks (Yin et al., Definitions 2 and 3)."""
+
 from __future__ import annotations
 
 import math
@@ -32,14 +33,17 @@ def test_sensitive_domain_basics():
     assert (d.n_sensitive, d.n_nonsensitive, d.nonsensitive) == (2, 3, (0, 2, 4))
 
 
-@pytest.mark.parametrize("sensitive, exc, match", [
-    ([5], ValueError, "not in the domain"),
-    ([-1], ValueError, "not in the domain"),
-    ([1, 1], ValueError, "duplicates"),
-    ([1.0], TypeError, "integer codes"),
-    ([True], TypeError, "integer codes"),
-    ("ab", TypeError, "string"),
-])
+@pytest.mark.parametrize(
+    "sensitive, exc, match",
+    [
+        ([5], ValueError, "not in the domain"),
+        ([-1], ValueError, "not in the domain"),
+        ([1, 1], ValueError, "duplicates"),
+        ([1.0], TypeError, "integer codes"),
+        ([True], TypeError, "integer codes"),
+        ("ab", TypeError, "string"),
+    ],
+)
 def test_sensitive_domain_rejects_bad_sets(sensitive, exc, match):
     with pytest.raises(exc, match=match):
         SensitiveDomain(5, sensitive)
@@ -80,7 +84,8 @@ def test_model_regions_and_cases():
     assert grid[2, 0] == "PP" and grid[2, 1] == "PI" and grid[0, 3] == "IP" and grid[0, 1] == "II"
     assert m.case_grid()[2, 0] == 1 and m.case_grid()[0, 1] == 4
     assert sorted(m.sensitive_cells().tolist()) == sorted(
-        int(i * 4 + j) for i in range(3) for j in range(4) if grid[i, j] != "II")
+        int(i * 4 + j) for i in range(3) for j in range(4) if grid[i, j] != "II"
+    )
     assert m.flat_index([2, 0], [3, 1]).tolist() == [11, 1]
     with pytest.raises(ValueError, match="same length"):
         m.flat_index([0, 1], [0])
@@ -149,8 +154,12 @@ def test_definition3_literal_reading(model, extra):
     """Quantifying 2, 4, 6 over the paper's input sets only: CPRR fails 2 iff |Y_N| >= 2 and 4 iff |X_N| >= 2."""
     eps = jurr_min_epsilon(model.sx, model.sy) + extra
     nx, ny = model.x.n_nonsensitive, model.y.n_nonsensitive
-    expected = {"JuRR": {2: True, 4: True, 6: True}, "TDRR": {2: True, 4: True, 6: True},
-                "CPRR": {2: ny < 2, 4: nx < 2, 6: True}, "JD_GRR": {2: ny < 2, 4: nx < 2, 6: nx * ny < 2}}
+    expected = {
+        "JuRR": {2: True, 4: True, 6: True},
+        "TDRR": {2: True, 4: True, 6: True},
+        "CPRR": {2: ny < 2, 4: nx < 2, 6: True},
+        "JD_GRR": {2: ny < 2, 4: nx < 2, 6: nx * ny < 2},
+    }
     for mech in (JuRR(eps, model), TDRR(eps, model), CPRR(eps, model), JointGRR(eps, model)):
         chk = check_uldp_2d(mech.channel(), model, eps, reading="literal")
         assert {c: chk.conditions[c] for c in (2, 4, 6)} == expected[mech.name], (mech.name, chk)

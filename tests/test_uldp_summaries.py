@@ -1,4 +1,5 @@
 """Exact error grids and comparisons behind the ULDP claims (ldp.uldp.summaries, ldp.uldp.paper, figures)."""
+
 from __future__ import annotations
 
 import math
@@ -12,8 +13,8 @@ from ldp.data import is_available
 from ldp.uldp import paper
 from ldp.uldp import summaries as su
 from ldp.uldp.datasets import leading_rows_table, load_table
-from ldp.uldp.trials import PAPER_EPSILONS, analytic_curves, analytic_ed
 from ldp.uldp.figures import ORDER, error_grid, shared_legend
+from ldp.uldp.trials import PAPER_EPSILONS, analytic_curves, analytic_ed
 
 matplotlib.use("Agg")
 

@@ -1,4 +1,5 @@
 """Trial functions of the experiments notebook (Yin et al., Figs. 3-7)."""
+
 from __future__ import annotations
 
 import math
@@ -42,8 +43,13 @@ def test_error_trial_subsample_is_random_and_reproducible():
 
 
 def test_sweep_mean_matches_the_exact_expectation():
-    df = sweep(error_trial, {"setting": ["fig3c"], "mechanism": ["JuRR", "CPRR", "TDRR", "JD_GRR"],
-                             "epsilon": [2.0]}, trials=200, seed=3, progress=False)
+    df = sweep(
+        error_trial,
+        {"setting": ["fig3c"], "mechanism": ["JuRR", "CPRR", "TDRR", "JD_GRR"], "epsilon": [2.0]},
+        trials=200,
+        seed=3,
+        progress=False,
+    )
     for mech, grp in df.groupby("mechanism"):
         ms = (grp["ed"] ** 2).to_numpy()
         target = analytic_ed(mech, 2.0, load_table("fig3c")) ** 2

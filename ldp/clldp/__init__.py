@@ -18,31 +18,81 @@ Modules (one idea each):
   differences that give its claims their noise margins;
 * :mod:`~ldp.clldp.figures` -- drawing helpers for that notebook.
 """
+
 from .accounting import BUDGET_RULES, LeakageLedger, budget_schedule, pl_closed_form, pl_recursion, round_budget
 from .attack import AttackResult, clldp_attack, labeldp_attack
 from .basic import BasicSolution, basic_epsilon, basic_p
 from .belief import belief_functions, estimate_conditionals, true_conditionals
 from .encoding import combination_codes, label_attribute_domain
 from .kchoice import approx_n_variance_k, k_ceil, k_floor, resolve_k, select_k
-from .khr import (KHR, approx_n_variance, khr_ldp_epsilon, expected_sq_l2, khr_epsilon, khr_p, khr_q,
-                  khr_theta, khr_variance)
-from .leakage import (khr_leakage, label_channel, labeldp_channel, labeldp_leakage, leakage_increment,
-                      privacy_leakage, two_round_leakage)
+from .khr import (
+    KHR,
+    approx_n_variance,
+    expected_sq_l2,
+    khr_epsilon,
+    khr_ldp_epsilon,
+    khr_p,
+    khr_q,
+    khr_theta,
+    khr_variance,
+)
+from .leakage import (
+    khr_leakage,
+    label_channel,
+    labeldp_channel,
+    labeldp_leakage,
+    leakage_increment,
+    privacy_leakage,
+    two_round_leakage,
+)
 from .naive_bayes import CLLDPNaiveBayes
 from .omega import check_label_conditional, conditional_from_joint, omega, omega_bruteforce, omega_curve
 from .tree import CLLDPDecisionTree
 
 __all__ = [
-    "BUDGET_RULES", "LeakageLedger", "budget_schedule", "pl_closed_form", "pl_recursion", "round_budget",
-    "AttackResult", "clldp_attack", "labeldp_attack",
-    "BasicSolution", "basic_epsilon", "basic_p",
-    "belief_functions", "estimate_conditionals", "true_conditionals",
-    "CLLDPNaiveBayes", "CLLDPDecisionTree",
-    "label_attribute_domain", "combination_codes",
-    "approx_n_variance_k", "k_ceil", "k_floor", "resolve_k", "select_k",
-    "KHR", "approx_n_variance", "khr_ldp_epsilon", "expected_sq_l2", "khr_epsilon", "khr_p", "khr_q",
-    "khr_theta", "khr_variance",
-    "khr_leakage", "label_channel", "labeldp_channel", "labeldp_leakage", "leakage_increment",
-    "privacy_leakage", "two_round_leakage",
-    "check_label_conditional", "conditional_from_joint", "omega", "omega_bruteforce", "omega_curve",
+    "BUDGET_RULES",
+    "LeakageLedger",
+    "budget_schedule",
+    "pl_closed_form",
+    "pl_recursion",
+    "round_budget",
+    "AttackResult",
+    "clldp_attack",
+    "labeldp_attack",
+    "BasicSolution",
+    "basic_epsilon",
+    "basic_p",
+    "belief_functions",
+    "estimate_conditionals",
+    "true_conditionals",
+    "CLLDPNaiveBayes",
+    "CLLDPDecisionTree",
+    "label_attribute_domain",
+    "combination_codes",
+    "approx_n_variance_k",
+    "k_ceil",
+    "k_floor",
+    "resolve_k",
+    "select_k",
+    "KHR",
+    "approx_n_variance",
+    "khr_ldp_epsilon",
+    "expected_sq_l2",
+    "khr_epsilon",
+    "khr_p",
+    "khr_q",
+    "khr_theta",
+    "khr_variance",
+    "khr_leakage",
+    "label_channel",
+    "labeldp_channel",
+    "labeldp_leakage",
+    "leakage_increment",
+    "privacy_leakage",
+    "two_round_leakage",
+    "check_label_conditional",
+    "conditional_from_joint",
+    "omega",
+    "omega_bruteforce",
+    "omega_curve",
 ]

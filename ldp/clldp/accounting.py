@@ -29,6 +29,7 @@ The proof of Theorem 5 assumes ``k = 1``; this module applies the same
 recursion for any fixed ``k`` (θ is the same A/B ratio), as the paper's
 experiments do.
 """
+
 from __future__ import annotations
 
 import math
@@ -38,8 +39,15 @@ import numpy as np
 
 from .._checks import check_epsilon, check_int
 
-__all__ = ["BUDGET_RULES", "pl_recursion", "pl_closed_form", "round_budget", "budget_schedule", "LeakageLedger",
-           "pl_true_beliefs"]
+__all__ = [
+    "BUDGET_RULES",
+    "pl_recursion",
+    "pl_closed_form",
+    "round_budget",
+    "budget_schedule",
+    "LeakageLedger",
+    "pl_true_beliefs",
+]
 
 #: ``"remaining_even"``: first term ε^{re}/(dep-r+1) (spend the residual evenly; default);
 #: ``"paper_literal"``: first term ε/(dep-r+1), as printed in Eq. (15).
@@ -64,8 +72,10 @@ def _check_non_increasing(prev: np.ndarray, cur: np.ndarray, r: int, users: Any 
     if np.any(rises):
         j = int(np.flatnonzero(rises)[0])
         who = "" if users is None else f" (user {int(np.asarray(users)[j])}, {int(rises.sum())} user(s) in all)"
-        raise ValueError(f"omega must not increase between rounds (Theorem 6 of Xue et al.): round {r} uses "
-                         f"omega = {float(cur[j]):g} after {float(prev[j]):g} in the previous round{who}")
+        raise ValueError(
+            f"omega must not increase between rounds (Theorem 6 of Xue et al.): round {r} uses "
+            f"omega = {float(cur[j]):g} after {float(prev[j]):g} in the previous round{who}"
+        )
 
 
 def pl_recursion(eps_list: Any, omega_list: Any) -> np.ndarray:
@@ -93,8 +103,9 @@ def pl_closed_form(eps_list: Any, omega_list: Any) -> float:
     return float(total)
 
 
-def round_budget(epsilon: float, dep: int, r: int, pl_prev: Any, omega: Any,
-                 rule: str = "remaining_even") -> np.ndarray:
+def round_budget(
+    epsilon: float, dep: int, r: int, pl_prev: Any, omega: Any, rule: str = "remaining_even"
+) -> np.ndarray:
     """Eq. (15): ``ε_r`` for users with leakage ``pl_prev`` so far and belief ``omega`` this round.
 
     ``r = 1`` gives ``ε/dep``.  For ``r > 1``: ``min(base, ln(ω e^{ε^{re}} + 1 - ω))`` with
@@ -120,8 +131,9 @@ def round_budget(epsilon: float, dep: int, r: int, pl_prev: Any, omega: Any,
     return np.maximum(np.minimum(base, cap), 0.0)
 
 
-def budget_schedule(epsilon: float, dep: int, omegas: Any, rule: str = "remaining_even") -> tuple[np.ndarray,
-                                                                                                   np.ndarray]:
+def budget_schedule(
+    epsilon: float, dep: int, omegas: Any, rule: str = "remaining_even"
+) -> tuple[np.ndarray, np.ndarray]:
     """Per-round budgets and leakages of one user who reports in every round (Eq. (15) + Thm 5).
 
     Returns ``(eps_r, PL_r)`` for ``r = 1..dep``; ``omegas`` is a scalar or a length-``dep`` sequence.
@@ -133,7 +145,7 @@ def budget_schedule(epsilon: float, dep: int, omegas: Any, rule: str = "remainin
     if not np.all(np.isfinite(w)) or np.any(w <= 0) or np.any(w > 1):
         raise ValueError(f"omegas must lie in (0, 1], got {np.asarray(omegas)!r}")
     for r in range(2, dep + 1):
-        _check_non_increasing(w[r - 2:r - 1], w[r - 1:r], r)
+        _check_non_increasing(w[r - 2 : r - 1], w[r - 1 : r], r)
     eps_r = np.empty(dep)
     pl = np.empty(dep)
     cur_pl, cur_pi = 1.0, 1.0
@@ -217,8 +229,10 @@ def pl_true_beliefs(eps_r: Any, omega_used: Any, omega_true: Any) -> np.ndarray:
     w = np.asarray(omega_used, dtype=float)
     wt = np.asarray(omega_true, dtype=float)
     if e.shape != w.shape or e.shape != wt.shape or e.ndim != 2:
-        raise ValueError(f"eps_r, omega_used and omega_true must be (rounds, users) arrays of one shape, got "
-                         f"{e.shape}, {w.shape}, {wt.shape}")
+        raise ValueError(
+            f"eps_r, omega_used and omega_true must be (rounds, users) arrays of one shape, got "
+            f"{e.shape}, {w.shape}, {wt.shape}"
+        )
     if np.any(e < 0) or np.any(w <= 0) or np.any(w > 1) or np.any(wt < 0) or np.any(wt > 1):
         raise ValueError("budgets must be >= 0 and beliefs in (0, 1]")
     pl = np.ones(e.shape[1])

@@ -22,6 +22,7 @@ Both return the fraction of attacked users whose label is guessed right, and
 the *prior-only* baseline (always guessing the model's most likely label) for
 reference: an attack is informative only above that line.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -34,8 +35,14 @@ from .._checks import as_generator, check_code_matrix, check_codes, check_domain
 from .belief import belief_functions
 from .naive_bayes import PROB_FLOOR, collect_clldp_joints, labeldp_joints, nb_from_joints, nb_log_scores
 
-__all__ = ["AttackResult", "labeldp_attack", "clldp_attack", "bayes_optimal_accuracy", "attribute_guess_accuracy",
-           "ldp_accuracy_bound"]
+__all__ = [
+    "AttackResult",
+    "labeldp_attack",
+    "clldp_attack",
+    "bayes_optimal_accuracy",
+    "attribute_guess_accuracy",
+    "ldp_accuracy_bound",
+]
 
 
 @dataclass(frozen=True)
@@ -84,8 +91,10 @@ def attribute_guess_accuracy(Q: Any, cond: Any, prior: Any) -> float:
     F = np.asarray(cond, dtype=float)
     pi = np.asarray(prior, dtype=float)
     if F.ndim != 2 or Qa.shape != (F.shape[0], F.size) or pi.shape != (F.shape[0],):
-        raise ValueError(f"Q must be (m_label, m_label * m_s) = {(F.shape[0], F.size) if F.ndim == 2 else '?'}, "
-                         f"cond (m_label, m_s) and prior (m_label,); got {Qa.shape}, {F.shape}, {pi.shape}")
+        raise ValueError(
+            f"Q must be (m_label, m_label * m_s) = {(F.shape[0], F.size) if F.ndim == 2 else '?'}, "
+            f"cond (m_label, m_s) and prior (m_label,); got {Qa.shape}, {F.shape}, {pi.shape}"
+        )
     if np.any(pi < 0) or abs(pi.sum() - 1) > 1e-9:
         raise ValueError("prior must be a probability vector")
     attr = np.arange(Qa.shape[1]) % F.shape[1]
@@ -113,8 +122,9 @@ def _prior_only(log_prior: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(y == int(np.argmax(log_prior))))
 
 
-def labeldp_attack(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int, epsilon: float,
-                   rng: Any = None) -> AttackResult:
+def labeldp_attack(
+    X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int, epsilon: float, rng: Any = None
+) -> AttackResult:
     """Train LabelDP Naive Bayes on all users, then guess each user's label from her true attributes."""
     tables = labeldp_joints(X, y, sizes, m_label, check_epsilon(epsilon), as_generator(rng))
     log_prior, log_cond = nb_from_joints(tables.joints, m_label)
@@ -122,8 +132,17 @@ def labeldp_attack(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: 
     return AttackResult(float(np.mean(guess == y)), _prior_only(log_prior, y), int(y.size))
 
 
-def clldp_attack(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int, epsilon: float,
-                 omega: Any, rng: Any = None, variant: str = "A", k: Any = 1) -> AttackResult:
+def clldp_attack(
+    X: np.ndarray,
+    y: np.ndarray,
+    sizes: Sequence[int],
+    m_label: int,
+    epsilon: float,
+    omega: Any,
+    rng: Any = None,
+    variant: str = "A",
+    k: Any = 1,
+) -> AttackResult:
     """Train CLLDP Naive Bayes (Alg. 3, kHR) and guess each reporter's label from her own report.
 
     Parameters
@@ -144,8 +163,9 @@ def clldp_attack(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: in
         raise ValueError(f"y must have one label per row of X ({X.shape[0]}), got {y.size}")
     fns = belief_functions(omega, len(sizes))
     gen = as_generator(rng)
-    tables = collect_clldp_joints(X, y, sizes, m_label, eps, "khr", 1 if variant == "A" else k, fns, gen,
-                                  keep_reports=True)
+    tables = collect_clldp_joints(
+        X, y, sizes, m_label, eps, "khr", 1 if variant == "A" else k, fns, gen, keep_reports=True
+    )
     log_prior, log_cond = nb_from_joints(tables.joints, m_label)
     guess = np.empty(y.size, dtype=np.int64)
     attacked = np.zeros(y.size, dtype=bool)

@@ -13,6 +13,7 @@ on the product domain.  :class:`BasicSolution` therefore has no ω parameter;
 :func:`basic_p` keeps it so that the notebooks can show what goes wrong with
 ``ω < 1``.
 """
+
 from __future__ import annotations
 
 import math

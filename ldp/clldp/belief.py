@@ -17,6 +17,7 @@ Three sources, each producing, per attribute, a function ``k -> ω(k)``:
 A missing table (an attribute nobody in the sample reported) gives ``ω = 1``,
 the conservative value.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -44,11 +45,14 @@ def _check_table(X: Any, y: Any, sizes: Sequence[int], m_label: int) -> tuple[np
         raise TypeError("X and y must hold integer codes")
     if Xa.size and (Xa.min() < 0 or np.any(Xa.max(axis=0) >= np.asarray(sizes))):
         bad = int(np.flatnonzero((Xa.min(axis=0) < 0) | (Xa.max(axis=0) >= np.asarray(sizes)))[0])
-        raise ValueError(f"column {bad} of X has codes outside 0..{sizes[bad] - 1} (sizes[{bad}] = {sizes[bad]}): "
-                         f"found {int(Xa[:, bad].min())}..{int(Xa[:, bad].max())}")
+        raise ValueError(
+            f"column {bad} of X has codes outside 0..{sizes[bad] - 1} (sizes[{bad}] = {sizes[bad]}): "
+            f"found {int(Xa[:, bad].min())}..{int(Xa[:, bad].max())}"
+        )
     if ya.size and (ya.min() < 0 or ya.max() >= m_label):
-        raise ValueError(f"y has codes outside 0..{m_label - 1} (m_label = {m_label}): "
-                         f"found {int(ya.min())}..{int(ya.max())}")
+        raise ValueError(
+            f"y has codes outside 0..{m_label - 1} (m_label = {m_label}): found {int(ya.min())}..{int(ya.max())}"
+        )
     return Xa.astype(np.int64), ya.astype(np.int64)
 
 
@@ -62,8 +66,9 @@ def true_conditionals(X: Any, y: Any, sizes: Sequence[int], m_label: int) -> lis
     return out
 
 
-def estimate_conditionals(X: Any, y: Any, sizes: Sequence[int], m_label: int, epsilon: float,
-                          rng: Any = None) -> list[np.ndarray | None]:
+def estimate_conditionals(
+    X: Any, y: Any, sizes: Sequence[int], m_label: int, epsilon: float, rng: Any = None
+) -> list[np.ndarray | None]:
     """Sec. 7.3: conditional tables estimated from users who report by subset selection.
 
     Each user picks one attribute uniformly at random (independently of her data)

@@ -18,6 +18,7 @@ Public tables are returned as integer-coded attribute matrices, label codes
 and domain sizes (:class:`CodedTable`); continuous attributes are cut into 10
 equal-width bins (Sec. 7.1, "discretized to 10 categorical values").
 """
+
 from __future__ import annotations
 
 import math
@@ -96,8 +97,9 @@ def make_synthetic(name: str, n: int, rng: Any = None) -> tuple[np.ndarray, np.n
 
 
 # ---------------------------------------------------------------------------- coded tables
-def code_frame(frame: pd.DataFrame, label: str, continuous: Sequence[str], bins: int = 10,
-               source: str = "", real: bool = True) -> CodedTable:
+def code_frame(
+    frame: pd.DataFrame, label: str, continuous: Sequence[str], bins: int = 10, source: str = "", real: bool = True
+) -> CodedTable:
     """Code a DataFrame as in Sec. 7.1: continuous columns into ``bins`` equal-width bins, others as categories.
 
     Categories are compared as strings; a missing categorical value becomes its own
@@ -110,8 +112,9 @@ def code_frame(frame: pd.DataFrame, label: str, continuous: Sequence[str], bins:
     for col in data.columns:
         if col != label and col not in continuous:
             data[col] = data[col].astype(object).where(data[col].notna(), "?").astype(str)
-    return CodedTable.from_frame(data, label=label, continuous=continuous, bins=bins, min_size=2,
-                                 source=source, real=real)
+    return CodedTable.from_frame(
+        data, label=label, continuous=continuous, bins=bins, min_size=2, source=source, real=real
+    )
 
 
 ADULT_CONTINUOUS = ("age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week")
@@ -121,11 +124,13 @@ def adult_table(frame: pd.DataFrame | None = None) -> CodedTable:
     """UCI Adult training file (32,561 rows, '?' kept as a category), coded as in Sec. 7.1."""
     if frame is None:
         from ..data import load
+
         frame = load("adult")
     if "split" in frame.columns:
         frame = frame[frame["split"] == "train"].drop(columns="split")
-    return code_frame(frame.reset_index(drop=True), "income", ADULT_CONTINUOUS,
-                      source=f"UCI Adult, training file ({ADULT_N:,} rows)")
+    return code_frame(
+        frame.reset_index(drop=True), "income", ADULT_CONTINUOUS, source=f"UCI Adult, training file ({ADULT_N:,} rows)"
+    )
 
 
 _NODE_GROUPS = (("tau2", "tau3", "tau4"), ("p2", "p3", "p4"), ("g2", "g3", "g4"))
@@ -146,8 +151,7 @@ def smartgrid_augment(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def smartgrid_table(frame: pd.DataFrame, *, augment: bool = True, source: str = "", real: bool = True
-                    ) -> CodedTable:
+def smartgrid_table(frame: pd.DataFrame, *, augment: bool = True, source: str = "", real: bool = True) -> CodedTable:
     """SmartGrid as in Sec. 7.1: 13 attributes (12 features + ``stab``) in 10 bins, label unstable iff stab > 0."""
     data = frame.copy()
     if "stabf" in data.columns:
@@ -156,12 +160,13 @@ def smartgrid_table(frame: pd.DataFrame, *, augment: bool = True, source: str = 
     if augment and len(data) < SMARTGRID_N:
         data = smartgrid_augment(data)
     cont = [c for c in data.columns if c != "label"]
-    return code_frame(data, "label", cont, source=source or "UCI grid stability x 6 node permutations",
-                      real=real)
+    return code_frame(data, "label", cont, source=source or "UCI grid stability x 6 node permutations", real=real)
 
 
 def smartgrid_standin(n0: int = 10_000, rng: Any = 20250) -> pd.DataFrame:
-    """SmartGrid-like stand-in (a stand-in, not the paper's data): same columns and ranges, a surrogate stability index, 63.8% unstable.
+    """SmartGrid-like stand-in (not the paper's data): same columns and ranges, a surrogate stability index.
+
+    63.8% of its rows are unstable.
 
     The physics of the real ``stab`` (a root of a delay-differential characteristic
     equation) is not reproduced; only the schema and the key property that the
@@ -185,18 +190,32 @@ def smartgrid_standin(n0: int = 10_000, rng: Any = 20250) -> pd.DataFrame:
 
 #: Domain sizes of the 15 Healthcare attributes after binning (our choice for the stand-in).
 HEALTHCARE_DOMAINS = (32, 7, 11, 3, 10, 5, 6, 6, 5, 38, 3, 3, 10, 10, 10)
-HEALTHCARE_NAMES = ("Hospital_code", "Hospital_type_code", "City_Code_Hospital", "Hospital_region_code",
-                    "Available_Extra_Rooms", "Department", "Ward_Type", "Ward_Facility_Code", "Bed_Grade",
-                    "City_Code_Patient", "Type_of_Admission", "Severity_of_Illness", "Visitors_with_Patient",
-                    "Age", "Admission_Deposit")
+HEALTHCARE_NAMES = (
+    "Hospital_code",
+    "Hospital_type_code",
+    "City_Code_Hospital",
+    "Hospital_region_code",
+    "Available_Extra_Rooms",
+    "Department",
+    "Ward_Type",
+    "Ward_Facility_Code",
+    "Bed_Grade",
+    "City_Code_Patient",
+    "Type_of_Admission",
+    "Severity_of_Illness",
+    "Visitors_with_Patient",
+    "Age",
+    "Admission_Deposit",
+)
 #: structural seed and correlation scale of the stand-in, chosen once so that non-private Naive Bayes
 #: reaches about 0.70 test accuracy (see the experiments notebook); not tuned to any result of the paper
 HEALTHCARE_STRUCTURE_SEED = 318438
 HEALTHCARE_LAMBDA = (0.05, 0.40)
 
 
-def healthcare_conditionals(lam_range: tuple[float, float] = HEALTHCARE_LAMBDA,
-                            seed: int = HEALTHCARE_STRUCTURE_SEED) -> list[np.ndarray]:
+def healthcare_conditionals(
+    lam_range: tuple[float, float] = HEALTHCARE_LAMBDA, seed: int = HEALTHCARE_STRUCTURE_SEED
+) -> list[np.ndarray]:
     """The stand-in's true tables ``Pr{a^c | l}`` (2 x m^c each): ``(1-λ_c) b_c + λ_c Dirichlet_l(1)``."""
     gen = np.random.default_rng(seed)
     lam = gen.uniform(*lam_range, size=len(HEALTHCARE_DOMAINS))
@@ -209,7 +228,9 @@ def healthcare_conditionals(lam_range: tuple[float, float] = HEALTHCARE_LAMBDA,
 
 
 def healthcare_standin(n: int = HEALTHCARE_N, rng: Any = 7, positive_rate: float = 0.406) -> CodedTable:
-    """Healthcare-like stand-in (the paper's Healthcare data are not public): 15 attributes, label ">30 days" with rate 0.406.
+    """Healthcare-like stand-in (the paper's Healthcare data are not public).
+
+    15 attributes and the label ">30 days" with rate 0.406.
 
     Attributes are drawn independently given the label from :func:`healthcare_conditionals`
     (a naive-Bayes world).  Not the Kaggle data: only curve orderings are comparable with the paper.
@@ -225,9 +246,15 @@ def healthcare_standin(n: int = HEALTHCARE_N, rng: Any = 7, positive_rate: float
         cdf[:, -1] = 1.0
         u = gen.random(n)
         X[:, c] = np.minimum((u[:, None] > cdf[y]).sum(axis=1), table.shape[1] - 1)
-    return CodedTable(X, HEALTHCARE_NAMES, tuple(tuple(range(m)) for m in HEALTHCARE_DOMAINS), y,
-                      ("<=30 days", ">30 days"),
-                      source=f"Healthcare-like stand-in generator ({n:,} rows)", real=False)
+    return CodedTable(
+        X,
+        HEALTHCARE_NAMES,
+        tuple(tuple(range(m)) for m in HEALTHCARE_DOMAINS),
+        y,
+        ("<=30 days", ">30 days"),
+        source=f"Healthcare-like stand-in generator ({n:,} rows)",
+        real=False,
+    )
 
 
 def load_public(name: str, max_rows: int | None = None) -> tuple[CodedTable, Any]:
@@ -239,19 +266,32 @@ def load_public(name: str, max_rows: int | None = None) -> tuple[CodedTable, Any
     the same population); the real tables are returned whole.
     """
     from ..data import DataSource, get_dataset, load, load_or_standin
+
     if name == "adult":  # vendored with the package: always the real file
         return adult_table(load("adult")), DataSource("adult", True, get_dataset("adult").title)
     if name == "smartgrid":
         frame, source = load_or_standin(
-            "smartgrid", smartgrid_standin,
-            description="a SmartGrid-like generator (a stand-in): same schema, surrogate stability index")
-        return smartgrid_table(frame, real=source.real,
-                               source=("UCI grid stability x 6 node permutations (60,000 rows)" if source.real
-                                       else "SmartGrid-like stand-in x 6 node permutations")), source
+            "smartgrid",
+            smartgrid_standin,
+            description="a SmartGrid-like generator (a stand-in): same schema, surrogate stability index",
+        )
+        return smartgrid_table(
+            frame,
+            real=source.real,
+            source=(
+                "UCI grid stability x 6 node permutations (60,000 rows)"
+                if source.real
+                else "SmartGrid-like stand-in x 6 node permutations"
+            ),
+        ), source
     if name == "healthcare":
         n = HEALTHCARE_N if max_rows is None else min(check_int(max_rows, "max_rows", minimum=1), HEALTHCARE_N)
         table = healthcare_standin(n)
-        return table, DataSource("healthcare", False, "a Healthcare-like generator (a stand-in): 15 attributes "
-                                 "with the Kaggle domain sizes, label rate 0.406, correlation set so that "
-                                 "non-private Naive Bayes reaches about 0.70 accuracy")
+        return table, DataSource(
+            "healthcare",
+            False,
+            "a Healthcare-like generator (a stand-in): 15 attributes "
+            "with the Kaggle domain sizes, label rate 0.406, correlation set so that "
+            "non-private Naive Bayes reaches about 0.70 accuracy",
+        )
     raise ValueError(f"name must be 'adult', 'smartgrid' or 'healthcare', got {name!r}")

@@ -13,6 +13,7 @@ of sizes ``(m^l, m^s)``.  For a combination of several attributes
 frequency vector over the product domain reshapes to an array with axes
 ``(label, c_1, ..., c_J)``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -52,6 +53,7 @@ def combination_codes(columns: Sequence[Any], sizes: Sequence[int]) -> np.ndarra
         The attributes' domain sizes.
     """
     if len(columns) == 0 or len(columns) != len(sizes):
-        raise ValueError(f"columns and sizes must be non-empty and of equal length, got {len(columns)} "
-                         f"and {len(sizes)}")
+        raise ValueError(
+            f"columns and sizes must be non-empty and of equal length, got {len(columns)} and {len(sizes)}"
+        )
     return ProductDomain(sizes, [f"columns[{j}]" for j in range(len(sizes))]).encode(*columns)

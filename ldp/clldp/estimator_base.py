@@ -11,6 +11,7 @@ attribute domains); unseen values at prediction time carry no evidence.  With
 ``n_categories=[m_1, ..., m_t]`` the columns must already be integer codes in
 ``0..m_c - 1``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -36,8 +37,16 @@ _K_NAMES = ("one", "floor", "ceil", "eq8", "floor_ceil", "oracle")
 class CLLDPClassifierBase(ClassifierMixin, BaseEstimator):
     """Base class; see :class:`ldp.clldp.CLLDPNaiveBayes` and :class:`ldp.clldp.CLLDPDecisionTree`."""
 
-    def __init__(self, epsilon: float, mechanism: str, k: Any, omega: Any, omega_fraction: float,
-                 n_categories: Sequence[int] | None, random_state: Any) -> None:
+    def __init__(
+        self,
+        epsilon: float,
+        mechanism: str,
+        k: Any,
+        omega: Any,
+        omega_fraction: float,
+        n_categories: Sequence[int] | None,
+        random_state: Any,
+    ) -> None:
         # the parameters both classifiers take; stored unchecked, as scikit-learn asks (see _check_params)
         self.epsilon = epsilon
         self.mechanism = mechanism
@@ -94,8 +103,10 @@ class CLLDPClassifierBase(ClassifierMixin, BaseEstimator):
         bad = (X < 0) | (X >= sizes[None, :])
         if np.any(bad):
             i, c = np.argwhere(bad)[0]
-            raise ValueError(f"X[{i}, {c}] = {X[i, c].item()!r} is outside the declared domain 0..{sizes[c] - 1} "
-                             f"of column {c} (n_categories[{c}] = {sizes[c]})")
+            raise ValueError(
+                f"X[{i}, {c}] = {X[i, c].item()!r} is outside the declared domain 0..{sizes[c] - 1} "
+                f"of column {c} (n_categories[{c}] = {sizes[c]})"
+            )
         return X.astype(np.int64)
 
     def _transform_codes(self, X: Any) -> np.ndarray:

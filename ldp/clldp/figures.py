@@ -1,4 +1,5 @@
 """Drawing helpers for the CLLDP experiments chapter (Xue et al., Sec. 7), in the book's house style."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,7 +26,14 @@ def draw_errors(ax: Any, frame: pd.DataFrame, dataset: str) -> None:
     for method in rows["method"].unique():
         d = rows[rows.method == method]
         st = style_for(method)
-        ax.errorbar(d.epsilon, d.err_mean, yerr=2 * d.err_se, label=method, color=st["color"],
-                    marker=st["marker"], linestyle="none")
+        ax.errorbar(
+            d.epsilon,
+            d.err_mean,
+            yerr=2 * d.err_se,
+            label=method,
+            color=st["color"],
+            marker=st["marker"],
+            linestyle="none",
+        )
         ax.plot(d.epsilon, d.theory_mean, color=st["color"], linestyle="--", linewidth=1)
     ax.set(yscale="log", xlabel="privacy budget ε")

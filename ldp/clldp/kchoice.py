@@ -12,6 +12,7 @@ The floor/ceil values reuse :func:`ldp.oracles.subset_size`, whose ``"floor"``
 and ``"ceil"`` rules clamp exactly as this paper needs: at least 1, and the
 ceiling at most ``⌊m/2⌋``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -108,5 +109,6 @@ def resolve_k(spec: Any, epsilon: float, m: int, omega_of_k: Any) -> int:
         return select_k(epsilon, m, omega_of_k, "paper")
     if spec in ("floor_ceil", "oracle"):
         return select_k(epsilon, m, omega_of_k, spec)
-    raise ValueError(f"k must be a positive int or one of 'one', 'floor', 'ceil', 'eq8', 'floor_ceil', "
-                     f"'oracle'; got {spec!r}")
+    raise ValueError(
+        f"k must be a positive int or one of 'one', 'floor', 'ceil', 'eq8', 'floor_ceil', 'oracle'; got {spec!r}"
+    )

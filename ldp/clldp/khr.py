@@ -21,6 +21,7 @@ sampling, the exact count-level sampler and the channel to
 Eq. (6)'s ``p`` and the CLLDP budget ``ε`` as its own parameters.  With
 ``ω = 1`` it is SS at ``ε``; with ``ω = 1`` and ``k = 1`` it is GRR.
 """
+
 from __future__ import annotations
 
 import math
@@ -28,8 +29,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._checks import (MAX_EPSILON, as_generator, check_codes, check_epsilon, check_int, check_mechanism_epsilon,
-                       check_probability)
+from .._checks import (
+    MAX_EPSILON,
+    as_generator,
+    check_codes,
+    check_epsilon,
+    check_int,
+    check_mechanism_epsilon,
+    check_probability,
+)
 from ..oracles import FrequencyOracle, SubsetSelection
 from ..oracles.base import ClosedFormProbabilities
 from .encoding import label_attribute_domain
@@ -46,7 +54,6 @@ __all__ = [
     "expected_sq_l2",
     "KHR",
 ]
-
 
 
 def check_omega(omega: Any, name: str = "omega") -> float:
@@ -73,8 +80,10 @@ def khr_theta(epsilon: float, omega: float) -> float:
     """``θ = A/B = p(m-k)/(k(1-p)) = (e^ε + ω - 1)/ω`` (proof of Thm 2; also θ_γ of Thm 5)."""
     level = khr_ldp_epsilon(epsilon, omega)
     if level > MAX_EPSILON:
-        raise ValueError(f"epsilon={epsilon!r} with omega={omega!r} gives theta = e^{level:.4g}, which overflows "
-                         f"double precision; use a budget with ln(theta) <= {MAX_EPSILON:g}")
+        raise ValueError(
+            f"epsilon={epsilon!r} with omega={omega!r} gives theta = e^{level:.4g}, which overflows "
+            f"double precision; use a budget with ln(theta) <= {MAX_EPSILON:g}"
+        )
     return math.exp(level)
 
 
@@ -115,11 +124,13 @@ def _khr_parts(epsilon: float, omega: float, k: int, m: int) -> _KHRParts:
     """
     em1 = math.expm1(epsilon)
     den = k * em1 + m * omega
-    return _KHRParts(p=k * (em1 + omega) / den,
-                     q=k * ((k - 1) * em1 + (m - 1) * omega) / ((m - 1) * den),
-                     one_minus_p=omega * (m - k) / den,
-                     one_minus_q=(m - k) * (k * em1 + (m - 1) * omega) / ((m - 1) * den),
-                     p_minus_q=k * (m - k) * em1 / ((m - 1) * den))
+    return _KHRParts(
+        p=k * (em1 + omega) / den,
+        q=k * ((k - 1) * em1 + (m - 1) * omega) / ((m - 1) * den),
+        one_minus_p=omega * (m - k) / den,
+        one_minus_q=(m - k) * (k * em1 + (m - 1) * omega) / ((m - 1) * den),
+        p_minus_q=k * (m - k) * em1 / ((m - 1) * den),
+    )
 
 
 def khr_q(p: float, k: int, m: int) -> float:
@@ -157,9 +168,9 @@ def khr_variance(epsilon: float, omega: float, k: int, m: int, n: int, f: Any = 
     khr_p(epsilon, omega, k, m)  # validates the arguments
     t = _khr_parts(float(epsilon), float(omega), int(k), int(m))
     if f is None:
-        return t.q * t.one_minus_q / t.p_minus_q ** 2 / n
+        return t.q * t.one_minus_q / t.p_minus_q**2 / n
     f_arr = np.asarray(f, dtype=float)
-    out = (f_arr * t.p * t.one_minus_p + (1 - f_arr) * t.q * t.one_minus_q) / (n * t.p_minus_q ** 2)
+    out = (f_arr * t.p * t.one_minus_p + (1 - f_arr) * t.q * t.one_minus_q) / (n * t.p_minus_q**2)
     return float(out) if out.ndim == 0 else out
 
 
@@ -173,7 +184,7 @@ def expected_sq_l2(epsilon: float, omega: float, k: int, m: int, n: int) -> floa
     khr_p(epsilon, omega, k, m)  # validates the arguments
     t = _khr_parts(float(epsilon), float(omega), int(k), int(m))
     # the same sum written with non-negative terms: [p(1-p) + (m-1) q(1-q)]/(p-q)^2
-    return (t.p * t.one_minus_p + (m - 1) * t.q * t.one_minus_q) / t.p_minus_q ** 2 / n
+    return (t.p * t.one_minus_p + (m - 1) * t.q * t.one_minus_q) / t.p_minus_q**2 / n
 
 
 class KHR(ClosedFormProbabilities, FrequencyOracle):
@@ -297,5 +308,7 @@ class KHR(ClosedFormProbabilities, FrequencyOracle):
         return self.as_subset_selection().simulate_counts(true_counts, rng)
 
     def __repr__(self) -> str:
-        return (f"KHR(epsilon={self.epsilon:g}, omega={self.omega:g}, k={self.k}, m_attr={self.m_attr}, "
-                f"m_label={self.m_label})")
+        return (
+            f"KHR(epsilon={self.epsilon:g}, omega={self.omega:g}, k={self.k}, m_attr={self.m_attr}, "
+            f"m_label={self.m_label})"
+        )

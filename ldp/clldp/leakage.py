@@ -21,6 +21,7 @@ Closed forms checked against the enumeration in the tests:
   Theorem 2 is tight when ``ω = ω*``, and an under-estimated ω raises the
   leakage by ``(ω*/ω - 1)(e^ε - 1)``.
 """
+
 from __future__ import annotations
 
 import math

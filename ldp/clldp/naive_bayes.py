@@ -19,6 +19,7 @@ Baselines with the same estimator: the basic solution (SUE on the pair,
 label report; joints are calibrated with the label mechanism's ``p, q``), and
 the non-private model (exact counts).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -37,8 +38,15 @@ from .khr import KHR
 from .omega import conditional_from_joint
 from .paper import OMEGA_SAMPLE_FRACTION
 
-__all__ = ["NBTables", "collect_clldp_joints", "labeldp_joints", "exact_joints", "nb_from_joints",
-           "CLLDPNaiveBayes", "PROB_FLOOR"]
+__all__ = [
+    "NBTables",
+    "collect_clldp_joints",
+    "labeldp_joints",
+    "exact_joints",
+    "nb_from_joints",
+    "CLLDPNaiveBayes",
+    "PROB_FLOOR",
+]
 
 PROB_FLOOR = 1e-12
 
@@ -65,9 +73,18 @@ class NBTables:
     mechanisms: list = field(default_factory=list)
 
 
-def collect_clldp_joints(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int, epsilon: float,
-                         mechanism: str, k: Any, omega_fns: Sequence[Callable[[int], float]], rng: Any = None,
-                         keep_reports: bool = False) -> NBTables:
+def collect_clldp_joints(
+    X: np.ndarray,
+    y: np.ndarray,
+    sizes: Sequence[int],
+    m_label: int,
+    epsilon: float,
+    mechanism: str,
+    k: Any,
+    omega_fns: Sequence[Callable[[int], float]],
+    rng: Any = None,
+    keep_reports: bool = False,
+) -> NBTables:
     """Users' side and calibration of Algorithm 3 (``mechanism`` = ``"khr"`` or ``"basic"``).
 
     Parameters
@@ -123,8 +140,9 @@ def collect_clldp_joints(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_l
     return out
 
 
-def labeldp_joints(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int, epsilon: float,
-                   rng: Any = None) -> NBTables:
+def labeldp_joints(
+    X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int, epsilon: float, rng: Any = None
+) -> NBTables:
     """LabelDP: all true attributes, label by SS (``⌈m^l/(e^ε+1)⌉`` items; GRR for two labels).
 
     ``Ĵ(a_v, l) = (C(a_v, l) - q n(a_v)) / (n (p - q))`` with ``C(a_v, l)`` the number of
@@ -147,8 +165,9 @@ def labeldp_joints(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: 
 def exact_joints(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int) -> NBTables:
     """Non-private reference: the exact joint frequency tables."""
     n = y.size
-    joints = [np.bincount(y * m_c + X[:, c], minlength=m_label * m_c).reshape(m_label, m_c) / n
-              for c, m_c in enumerate(sizes)]
+    joints = [
+        np.bincount(y * m_c + X[:, c], minlength=m_label * m_c).reshape(m_label, m_c) / n for c, m_c in enumerate(sizes)
+    ]
     return NBTables(joints=joints)
 
 
@@ -208,9 +227,16 @@ class CLLDPNaiveBayes(CLLDPClassifierBase):
         Users who trained the model (the ω-sample excluded).
     """
 
-    def __init__(self, epsilon: float = 1.0, mechanism: str = "khr", k: Any = "eq8", omega: Any = "sample",
-                 omega_fraction: float = OMEGA_SAMPLE_FRACTION, n_categories: Sequence[int] | None = None,
-                 random_state: Any = None) -> None:
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        mechanism: str = "khr",
+        k: Any = "eq8",
+        omega: Any = "sample",
+        omega_fraction: float = OMEGA_SAMPLE_FRACTION,
+        n_categories: Sequence[int] | None = None,
+        random_state: Any = None,
+    ) -> None:
         super().__init__(epsilon, mechanism, k, omega, omega_fraction, n_categories, random_state)
 
     def fit(self, X: Any, y: Any, keep_reports: bool = False) -> CLLDPNaiveBayes:
@@ -222,8 +248,18 @@ class CLLDPNaiveBayes(CLLDPClassifierBase):
         rows, omega_fns = self._split_users(codes, y_codes, gen)
         Xr, yr = codes[rows], y_codes[rows]
         if self.mechanism in ("khr", "basic"):
-            tables = collect_clldp_joints(Xr, yr, self.n_categories_, m_l, self.epsilon, self.mechanism, self.k,
-                                          omega_fns, gen, keep_reports=keep_reports)
+            tables = collect_clldp_joints(
+                Xr,
+                yr,
+                self.n_categories_,
+                m_l,
+                self.epsilon,
+                self.mechanism,
+                self.k,
+                omega_fns,
+                gen,
+                keep_reports=keep_reports,
+            )
         elif self.mechanism == "labeldp":
             tables = labeldp_joints(Xr, yr, self.n_categories_, m_l, self.epsilon, gen)
         else:

@@ -20,6 +20,7 @@ many ``K`` at once and :func:`omega_bruteforce` evaluates Definition 5 literally
 by enumerating every kHR output (small domains only), which the tests use to
 check the operational form.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -93,8 +94,10 @@ def omega_bruteforce(cond: Any, k: int) -> float:
     m = m_l * m_s
     k = check_int(k, "k", minimum=1, maximum=m)
     if comb(m, k) > MAX_ENUMERATED_OUTPUTS:
-        raise ValueError(f"omega_bruteforce would enumerate C({m}, {k}) = {comb(m, k)} outputs; "
-                         f"the limit is {MAX_ENUMERATED_OUTPUTS}")
+        raise ValueError(
+            f"omega_bruteforce would enumerate C({m}, {k}) = {comb(m, k)} outputs; "
+            f"the limit is {MAX_ENUMERATED_OUTPUTS}"
+        )
     best = 0.0
     seen: set[frozenset[int]] = set()
     for cells in combinations(range(m), k):

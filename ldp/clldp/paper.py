@@ -8,6 +8,7 @@ described in the prose of Sec. 7), so nothing here is read off a figure:
 printed numbers that claims compare with (half a unit of the last printed
 digit).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,8 +16,7 @@ import numpy as np
 from ..claims import Source, printed
 
 #: Table 1 (= Table 3a): Pr{WBC level | diagnosis}; rows Flu, HIV; columns WBC low, normal, high.
-TABLE1 = np.array([[0.01, 0.22, 0.77],
-                   [0.68, 0.16, 0.16]])
+TABLE1 = np.array([[0.01, 0.22, 0.77], [0.68, 0.16, 0.16]])
 TABLE1_LABELS = ("Flu", "HIV")
 TABLE1_VALUES = ("WBC low", "WBC normal", "WBC high")
 

@@ -23,6 +23,7 @@ Randomness: the dataset draw, the split and every user's perturbation come
 from the trial's ``rng``.  The error is measured on the raw, unclipped Eq. (5)
 estimates against the empirical joint of the generated records.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,10 +51,23 @@ from .paper import FIG6_EPSILON, OMEGA_SAMPLE_FRACTION, SYNTHETIC_M_ATTR, SYNTHE
 from .tree import CLLDPDecisionTree
 from .tree.protocol import attrs_of_mask
 
-__all__ = ["JOINT_METHODS", "CLASSIFIER_METHODS", "FIG3_PUBLIC_ATTRIBUTE", "joint_error_trial",
-           "public_joint_error_trial", "k_sweep_trial", "theory_error",
-           "public_table", "classifier_trial", "attack_trial", "tree_true_leakage", "tree_leakage_trial",
-           "nb_leakage_trial", "summarise_trials", "paired_gap"]
+__all__ = [
+    "JOINT_METHODS",
+    "CLASSIFIER_METHODS",
+    "FIG3_PUBLIC_ATTRIBUTE",
+    "joint_error_trial",
+    "public_joint_error_trial",
+    "k_sweep_trial",
+    "theory_error",
+    "public_table",
+    "classifier_trial",
+    "attack_trial",
+    "tree_true_leakage",
+    "tree_leakage_trial",
+    "nb_leakage_trial",
+    "summarise_trials",
+    "paired_gap",
+]
 
 _M_ATTR, _M_LABEL = SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL
 _M = _M_ATTR * _M_LABEL
@@ -80,8 +94,17 @@ def _k_of(method: str, epsilon: float, cond: Any, m: int = _M) -> int:
     return select_k(epsilon, m, cond, "paper")
 
 
-def _khr_error(attr: np.ndarray, label: np.ndarray, truth: np.ndarray, epsilon: float, k: int, w: float,
-               gen: np.random.Generator, m_attr: int = _M_ATTR, m_label: int = _M_LABEL) -> float:
+def _khr_error(
+    attr: np.ndarray,
+    label: np.ndarray,
+    truth: np.ndarray,
+    epsilon: float,
+    k: int,
+    w: float,
+    gen: np.random.Generator,
+    m_attr: int = _M_ATTR,
+    m_label: int = _M_LABEL,
+) -> float:
     mech = KHR(epsilon, w, k, m_attr, m_label)
     x = mech.encode(attr, label)
     n = x.size
@@ -113,21 +136,32 @@ def joint_error_trial(dataset: str, epsilon: float, n: int, rng: Any) -> list[di
     rows, done = [], {}
     basic = BasicSolution(eps, _M_ATTR, _M_LABEL)
     counts = basic.simulate_counts(np.bincount(basic.encode(attr, label), minlength=_M), gen)
-    rows.append(dict(method="basic solution", k=_M, omega=1.0,
-                     err=float(np.linalg.norm(basic.estimate_counts(counts, n) - truth)),
-                     theory=theory_error(eps, "basic solution", dataset, n)))
+    rows.append(
+        dict(
+            method="basic solution",
+            k=_M,
+            omega=1.0,
+            err=float(np.linalg.norm(basic.estimate_counts(counts, n) - truth)),
+            theory=theory_error(eps, "basic solution", dataset, n),
+        )
+    )
     for method in JOINT_METHODS[1:]:
         k = _k_of(method, eps, cond)
         w = omega(cond, k)
         if k not in done:
             done[k] = _khr_error(attr, label, truth, eps, k, w, gen)
-        rows.append(dict(method=method, k=k, omega=w, err=done[k],
-                         theory=theory_error(eps, method, dataset, n, k)))
+        rows.append(dict(method=method, k=k, omega=w, err=done[k], theory=theory_error(eps, method, dataset, n, k)))
     return rows
 
 
-def public_joint_error_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | None = None,
-                             omega_fraction: float = OMEGA_SAMPLE_FRACTION, attribute: str | None = None) -> list[dict]:
+def public_joint_error_trial(
+    dataset: str,
+    epsilon: float,
+    rng: Any,
+    max_rows: int | None = None,
+    omega_fraction: float = OMEGA_SAMPLE_FRACTION,
+    attribute: str | None = None,
+) -> list[dict]:
     """Fig. 3 on a public table, one trial: the joint of one attribute and the label.
 
     A random ``omega_fraction`` of the rows (10%, Sec. 7.3) reports
@@ -153,7 +187,7 @@ def public_joint_error_trial(dataset: str, epsilon: float, rng: Any, max_rows: i
     sample, rest = np.sort(perm[:n_w]), np.sort(perm[n_w:])
     a, y = table.X[:, col], table.y
     est = estimate_conditionals(a[sample, None], y[sample], [m_a], m_l, eps, gen)[0] if n_w else None
-    w_of = belief_functions([est], 1)[0]          # ω = 1 (the conservative value) without a sample
+    w_of = belief_functions([est], 1)[0]  # ω = 1 (the conservative value) without a sample
     true_cond = true_conditionals(a[:, None], y, [m_a], m_l)[0]
     attr, label = a[rest], y[rest]
     n = attr.size
@@ -161,17 +195,34 @@ def public_joint_error_trial(dataset: str, epsilon: float, rng: Any, max_rows: i
     basic = BasicSolution(eps, m_a, m_l)
     counts = basic.simulate_counts(np.bincount(basic.encode(attr, label), minlength=m), gen)
     common = dict(attribute=name, m=m, n=n)
-    rows = [dict(method="basic solution", k=m, omega=1.0, omega_true=1.0,
-                 err=float(np.linalg.norm(basic.estimate_counts(counts, n) - truth)),
-                 theory=math.sqrt(basic.expected_sq_l2(n)), **common)]
+    rows = [
+        dict(
+            method="basic solution",
+            k=m,
+            omega=1.0,
+            omega_true=1.0,
+            err=float(np.linalg.norm(basic.estimate_counts(counts, n) - truth)),
+            theory=math.sqrt(basic.expected_sq_l2(n)),
+            **common,
+        )
+    ]
     done: dict = {}
     for method in JOINT_METHODS[1:]:
         k = _k_of(method, eps, w_of, m)
         w = w_of(k)
         if k not in done:
             done[k] = _khr_error(attr, label, truth, eps, k, w, gen, m_a, m_l)
-        rows.append(dict(method=method, k=k, omega=w, omega_true=omega(true_cond, k), err=done[k],
-                         theory=math.sqrt(KHR(eps, w, k, m_a, m_l).expected_sq_l2(n)), **common))
+        rows.append(
+            dict(
+                method=method,
+                k=k,
+                omega=w,
+                omega_true=omega(true_cond, k),
+                err=done[k],
+                theory=math.sqrt(KHR(eps, w, k, m_a, m_l).expected_sq_l2(n)),
+                **common,
+            )
+        )
     return rows
 
 
@@ -181,8 +232,7 @@ def k_sweep_trial(dataset: str, ks: tuple, n: int, rng: Any, epsilon: float = FI
     attr, label = make_synthetic(dataset, n, gen)
     truth = np.bincount(_PAIRS.encode(label, attr), minlength=_M) / n
     cond = synthetic_conditional(dataset)
-    return [dict(k=int(k), err=_khr_error(attr, label, truth, epsilon, int(k), omega(cond, int(k)), gen))
-            for k in ks]
+    return [dict(k=int(k), err=_khr_error(attr, label, truth, epsilon, int(k), omega(cond, int(k)), gen)) for k in ks]
 
 
 @cache
@@ -200,8 +250,9 @@ def _split(n: int, gen: np.random.Generator, train: float = TRAIN_FRACTION) -> t
     return np.sort(perm[:cut]), np.sort(perm[cut:])
 
 
-def classifier_trial(dataset: str, model: str, epsilon: float, rng: Any, max_rows: int | None = None,
-                     max_depth: int = TREE_DEPTH) -> list[dict]:
+def classifier_trial(
+    dataset: str, model: str, epsilon: float, rng: Any, max_rows: int | None = None, max_depth: int = TREE_DEPTH
+) -> list[dict]:
     """Fig. 4, one trial: a fresh 70/30 split, then every method's test accuracy.
 
     ``model`` is ``"NB"`` or ``"DT"``.  CLLDP methods estimate ω from 10% of the
@@ -213,8 +264,14 @@ def classifier_trial(dataset: str, model: str, epsilon: float, rng: Any, max_row
     cls = {"NB": CLLDPNaiveBayes, "DT": CLLDPDecisionTree}[model]
     # the tree follows the paper's reading of the belief update (Sec. 7.3), not the package's safer default
     extra = {"max_depth": max_depth, "omega_update": "previous_estimate"} if model == "DT" else {}
-    specs = {"kHR k=1": ("khr", 1), "kHR k=floor": ("khr", "floor"), "kHR Eq. 8": ("khr", "eq8"),
-             "basic solution": ("basic", 1), "LabelDP": ("labeldp", 1), "non-private": ("none", 1)}
+    specs = {
+        "kHR k=1": ("khr", 1),
+        "kHR k=floor": ("khr", "floor"),
+        "kHR Eq. 8": ("khr", "eq8"),
+        "basic solution": ("basic", 1),
+        "LabelDP": ("labeldp", 1),
+        "non-private": ("none", 1),
+    }
     rows = []
     for method in CLASSIFIER_METHODS:
         mech, k = specs[method]
@@ -246,9 +303,11 @@ def attack_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | None = 
     tables = estimate_conditionals(X[sample], y[sample], table.sizes, m_l, epsilon, gen)
     a = clldp_attack(X[rest], y[rest], table.sizes, m_l, epsilon, tables, gen, variant="A")
     b = clldp_attack(X[rest], y[rest], table.sizes, m_l, epsilon, tables, gen, variant="B", k="eq8")
-    return [dict(method="LabelDP", accuracy=lab.accuracy, prior_only=lab.prior_only),
-            dict(method="CLLDP (attack A)", accuracy=a.accuracy, prior_only=a.prior_only),
-            dict(method="CLLDP (attack B)", accuracy=b.accuracy, prior_only=b.prior_only)]
+    return [
+        dict(method="LabelDP", accuracy=lab.accuracy, prior_only=lab.prior_only),
+        dict(method="CLLDP (attack A)", accuracy=a.accuracy, prior_only=a.prior_only),
+        dict(method="CLLDP (attack B)", accuracy=b.accuracy, prior_only=b.prior_only),
+    ]
 
 
 def tree_true_leakage(clf: CLLDPDecisionTree, X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -267,7 +326,7 @@ def tree_true_leakage(clf: CLLDPDecisionTree, X: np.ndarray, y: np.ndarray) -> n
     k = clf.k_.astype(np.int64)
     if k.size and k.min() < 1:
         raise ValueError(f"the tree's heads k_ must be >= 1 (a kHR tree), got {int(k.min())}")
-    best: dict = {}                       # combination -> ω(K) for K = 1..m_s (Def. 5 on the exact table)
+    best: dict = {}  # combination -> ω(K) for K = 1..m_s (Def. 5 on the exact table)
     for r, masks in enumerate(clf.combination_masks_):
         live = np.flatnonzero(clf.budgets_[r] > 0)
         uniq, inverse = np.unique(masks[live], return_inverse=True)
@@ -284,18 +343,26 @@ def tree_true_leakage(clf: CLLDPDecisionTree, X: np.ndarray, y: np.ndarray) -> n
     return np.log(pl_true_beliefs(clf.budgets_, clf.omegas_, w_true))
 
 
-def tree_leakage_trial(dataset: str, epsilon: float, omega_update: str, rng: Any,
-                       max_rows: int | None = None) -> dict:
+def tree_leakage_trial(dataset: str, epsilon: float, omega_update: str, rng: Any, max_rows: int | None = None) -> dict:
     """Ledger leakage versus leakage under the true beliefs for one CLLDP tree (kHR, Eq. 8)."""
     table, _ = public_table(dataset, max_rows)
     gen = as_generator(rng)
     tr, _ = _split(table.n, gen)
-    clf = CLLDPDecisionTree(epsilon, "khr", k="eq8", omega_update=omega_update, n_categories=table.sizes,
-                            random_state=int(gen.integers(0, 2**63 - 1))).fit(table.X[tr], table.y[tr])
+    clf = CLLDPDecisionTree(
+        epsilon,
+        "khr",
+        k="eq8",
+        omega_update=omega_update,
+        n_categories=table.sizes,
+        random_state=int(gen.integers(0, 2**63 - 1)),
+    ).fit(table.X[tr], table.y[tr])
     rows = tr[clf.reporter_rows_]
     true_pl = tree_true_leakage(clf, table.X[rows], table.y[rows])
-    return dict(ledger_max=float(clf.leakage_.max()), true_max=float(true_pl.max()),
-                share_over=float(np.mean(true_pl > epsilon * (1 + 1e-9))))
+    return dict(
+        ledger_max=float(clf.leakage_.max()),
+        true_max=float(true_pl.max()),
+        share_over=float(np.mean(true_pl > epsilon * (1 + 1e-9))),
+    )
 
 
 def nb_leakage_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | None = None) -> dict:
@@ -308,8 +375,9 @@ def nb_leakage_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | Non
     table, _ = public_table(dataset, max_rows)
     gen = as_generator(rng)
     tr, _ = _split(table.n, gen)
-    clf = CLLDPNaiveBayes(epsilon, "khr", k="eq8", n_categories=table.sizes,
-                          random_state=int(gen.integers(0, 2**63 - 1))).fit(table.X[tr], table.y[tr])
+    clf = CLLDPNaiveBayes(
+        epsilon, "khr", k="eq8", n_categories=table.sizes, random_state=int(gen.integers(0, 2**63 - 1))
+    ).fit(table.X[tr], table.y[tr])
     rows = tr[clf.reporter_rows_]
     truth = true_conditionals(table.X[rows], table.y[rows], table.sizes, len(table.classes))
     logs, weights = [], []
@@ -318,8 +386,11 @@ def nb_leakage_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | Non
         weights.append(float(np.mean(clf.tables_.groups == c)))
     logs_a, w_a = np.array(logs), np.array(weights)
     over = logs_a > epsilon * (1 + 1e-9)
-    return dict(max_log_pl=float(logs_a.max()), share_attributes_over=float(over.mean()),
-                share_users_over=float(w_a[over].sum()))
+    return dict(
+        max_log_pl=float(logs_a.max()),
+        share_attributes_over=float(over.mean()),
+        share_users_over=float(w_a[over].sum()),
+    )
 
 
 def summarise_trials(frame: pd.DataFrame, by: list[str], values: list[str]) -> pd.DataFrame:
@@ -328,8 +399,9 @@ def summarise_trials(frame: pd.DataFrame, by: list[str], values: list[str]) -> p
     return out.fillna({c: 0.0 for c in out.columns if c.endswith(("_se", "_std"))})
 
 
-def paired_gap(frame: pd.DataFrame, value: str, a: str, b: str | list[str], by: list[str],
-               against: str = "min") -> pd.DataFrame:
+def paired_gap(
+    frame: pd.DataFrame, value: str, a: str, b: str | list[str], by: list[str], against: str = "min"
+) -> pd.DataFrame:
     """Difference ``value[a] - value[b]`` per group, paired by trial, with its standard error.
 
     All methods of one trial of a sweep see the same data (the same records, split and

@@ -28,6 +28,7 @@ Mechanisms are always :mod:`ldp.oracles` instances; :func:`make_oracle` builds
 them with the CPL paper's parametrisation (RAPPOR = SUE, SS with ``floor``, OLH with
 ``g = round(e^ε) + 1``).
 """
+
 from __future__ import annotations
 
 import math
@@ -60,8 +61,9 @@ RAPPOR_FIXED_PQ = (0.6875, 0.5625)
 _CHUNK_ENTRIES = 1 << 22
 
 
-def make_oracle(name: str, epsilon: float, d: int, *, rappor: str = "sue", ss_rule: str = "floor",
-                olh_rule: str = "round") -> FrequencyOracle:
+def make_oracle(
+    name: str, epsilon: float, d: int, *, rappor: str = "sue", ss_rule: str = "floor", olh_rule: str = "round"
+) -> FrequencyOracle:
     """An :mod:`ldp.oracles` instance with the CPL paper's parametrisation (its Appendix A).
 
     Parameters
@@ -112,8 +114,9 @@ def _rows_per_chunk(d: int) -> int:
     return max(1, _CHUNK_ENTRIES // d)
 
 
-def infer(oracle: FrequencyOracle, reports: Any, rng: Any = None, *, rule: str = "argmax",
-          prior: Any = None) -> np.ndarray:
+def infer(
+    oracle: FrequencyOracle, reports: Any, rng: Any = None, *, rule: str = "argmax", prior: Any = None
+) -> np.ndarray:
     """The attack of Appendix B: one inferred value in ``{0, .., d-1}`` per report.
 
     Parameters
@@ -136,7 +139,7 @@ def infer(oracle: FrequencyOracle, reports: Any, rng: Any = None, *, rule: str =
     numpy.ndarray of int64
     """
     gen = as_generator(rng)
-    if isinstance(oracle, GRR):                  # includes Exponential
+    if isinstance(oracle, GRR):  # includes Exponential
         return _infer_grr(oracle, reports)
     if isinstance(oracle, UnaryEncoding):
         return _infer_unary(oracle, reports, gen)
@@ -146,8 +149,10 @@ def infer(oracle: FrequencyOracle, reports: Any, rng: Any = None, *, rule: str =
         return _infer_local_hash(oracle, reports, gen)
     if isinstance(oracle, SHE):
         return _infer_she(oracle, reports, rule, prior)
-    raise TypeError(f"no Appendix-B attack is defined for {type(oracle).__name__}; supported: GRR, Exponential, "
-                    "unary encoding (SUE/OUE), local hashing (BLH/OLH), SubsetSelection, SHE")
+    raise TypeError(
+        f"no Appendix-B attack is defined for {type(oracle).__name__}; supported: GRR, Exponential, "
+        "unary encoding (SUE/OUE), local hashing (BLH/OLH), SubsetSelection, SHE"
+    )
 
 
 def _infer_grr(oracle: GRR, reports: Any) -> np.ndarray:
@@ -167,7 +172,7 @@ def _infer_unary(oracle: UnaryEncoding, reports: Any, gen: np.random.Generator) 
     out = np.empty(bits.shape[0], dtype=np.int64)
     step = _rows_per_chunk(oracle.d)
     for s in range(0, bits.shape[0], step):
-        out[s:s + step] = _uniform_member(bits[s:s + step], gen)
+        out[s : s + step] = _uniform_member(bits[s : s + step], gen)
     return out
 
 
@@ -218,10 +223,10 @@ def _infer_she(oracle: SHE, reports: Any, rule: str, prior: Any) -> np.ndarray:
     out = np.empty(y.shape[0], dtype=np.int64)
     step = _rows_per_chunk(d)
     for s in range(0, y.shape[0], step):
-        yy = y[s:s + step]
+        yy = y[s : s + step]
         score = logp + (np.abs(yy) - np.abs(yy - 1.0)) / b
         top = score >= score.max(axis=1, keepdims=True) - 1e-12
-        out[s:s + step] = np.argmax(np.where(top, yy, -np.inf), axis=1)
+        out[s : s + step] = np.argmax(np.where(top, yy, -np.inf), axis=1)
     return out
 
 
@@ -241,13 +246,16 @@ def _she_accuracy(epsilon: float, k: int) -> float:
     """``P(argmax y = own value) = ∫ f_L(l) F_L(l + 1)^{k-1} dl`` for Laplace(0, 2/ε) noise."""
     b = 2.0 / epsilon
     lap = stats.laplace(scale=b)
-    val, _ = integrate.quad(lambda l: lap.pdf(l) * lap.cdf(l + 1.0) ** (k - 1), -np.inf, np.inf,
-                            epsabs=1e-13, epsrel=1e-11, limit=200)
+    val, _ = integrate.quad(
+        lambda l: lap.pdf(l) * lap.cdf(l + 1.0) ** (k - 1), -np.inf, np.inf, epsabs=1e-13, epsrel=1e-11, limit=200
+    )
     return float(val)
 
 
 def attack_accuracy(oracle: FrequencyOracle, *, hash_model: str = "ideal") -> float:
-    """``a = P(v_infer = u | input u)`` of mechanism + attack, in closed form (our derivation, tested against simulation).
+    """``a = P(v_infer = u | input u)`` of mechanism + attack, in closed form.
+
+    Our derivation, tested against simulation.
 
     Parameters
     ----------
@@ -304,15 +312,16 @@ def _attack_kernel(oracle: FrequencyOracle) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(oracle, LocalHashing):
         T = oracle.channel()
         out = oracle.channel_outputs()
-        hit = (oracle.hash_values(out.a[:, None], out.b[:, None], np.arange(d)[None, :]) == out.y[:, None])
+        hit = oracle.hash_values(out.a[:, None], out.b[:, None], np.arange(d)[None, :]) == out.y[:, None]
         size = hit.sum(axis=1, keepdims=True)
         A = np.where(size > 0, hit / np.maximum(size, 1), 1.0 / d)
         return T, A
     raise TypeError(f"no enumerable channel + attack kernel for {type(oracle).__name__}")
 
 
-def effective_channel(oracle: FrequencyOracle, *, method: str = "closed", n: int = 100_000,
-                      rng: Any = None) -> np.ndarray:
+def effective_channel(
+    oracle: FrequencyOracle, *, method: str = "closed", n: int = 100_000, rng: Any = None
+) -> np.ndarray:
     """The ``d x d`` channel ``K[u, v] = P(v_infer = v | input u)`` of mechanism + attack.
 
     Parameters
@@ -370,8 +379,9 @@ def expected_zero_one_error(oracle: FrequencyOracle) -> float:
     return 1.0 - attack_accuracy(oracle)
 
 
-def channel_factory(mechanism: Any, epsilon: float, *, method: str = "closed", **kwargs: Any
-                    ) -> Callable[[int], np.ndarray]:
+def channel_factory(
+    mechanism: Any, epsilon: float, *, method: str = "closed", **kwargs: Any
+) -> Callable[[int], np.ndarray]:
     """``t -> K_t``: the effective channel of ``mechanism`` at ``epsilon`` on a domain of size ``t`` (memoised).
 
     ``t = 1`` gives the 1 x 1 identity (a constant attribute).  ``method`` and
@@ -385,6 +395,7 @@ def channel_factory(mechanism: Any, epsilon: float, *, method: str = "closed", *
         if t not in cache:
             cache[t] = np.ones((1, 1)) if t == 1 else effective_channel(factory(epsilon, t), method=method, **kwargs)
         return cache[t]
+
     return channel
 
 
@@ -395,6 +406,7 @@ def _mechanism_factory(mechanism: Any) -> Callable[[float, int], FrequencyOracle
         return lambda eps, d: make_oracle(mechanism, eps, d)
     if callable(mechanism):
         return mechanism
-    raise TypeError(f"mechanism must be a name in {PAPER_MECHANISMS} or a callable (epsilon, d) -> oracle, "
-                    f"got {type(mechanism).__name__}")
-
+    raise TypeError(
+        f"mechanism must be a name in {PAPER_MECHANISMS} or a callable (epsilon, d) -> oracle, "
+        f"got {type(mechanism).__name__}"
+    )

@@ -25,6 +25,7 @@ Methods implemented (Sec. V of the CPL paper):
   clearly labelled *stand-in* that mimics its one documented flaw (assuming
   symmetric leakage): ``min(L_{a→b}, L_{b→a})`` under GRR.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -46,13 +47,14 @@ def under_over(reference: Any, estimate: Any, epsilon: float) -> tuple[float, fl
     ref = off_diagonal(reference)
     est = off_diagonal(estimate)
     if ref.shape != est.shape:
-        raise ValueError(f"reference and estimate must have the same shape, got {np.shape(reference)} and "
-                         f"{np.shape(estimate)}")
+        raise ValueError(
+            f"reference and estimate must have the same shape, got {np.shape(reference)} and {np.shape(estimate)}"
+        )
     if not (np.all(np.isfinite(ref)) and np.all(np.isfinite(est))):
         raise ValueError("reference and estimate must be finite on every ordered pair")
     diff = ref - est
     q = diff.size
-    under = float(diff[diff >= 0].sum() / (eps * q)) + 0.0      # + 0.0 turns -0.0 into 0.0
+    under = float(diff[diff >= 0].sum() / (eps * q)) + 0.0  # + 0.0 turns -0.0 into 0.0
     over = float(-diff[diff < 0].sum() / (eps * q)) + 0.0
     return under, over
 

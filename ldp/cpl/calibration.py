@@ -23,6 +23,7 @@ Sanity checks (tests): independent attributes give ``ε* ≈ ε̄``; pairwise
 perfectly correlated attributes give ``ε* = ε̄/n`` (the SPL split); always
 ``ε̄/n <= ε* <= ε̄`` for the Algorithm-2 rule.
 """
+
 from __future__ import annotations
 
 import math
@@ -35,8 +36,14 @@ from .._checks import check_epsilon
 from .tcpl import cpl_function
 from .theory import check_release_channel, conditional
 
-__all__ = ["CalibrationResult", "tpl_profile", "calibrate_budget", "algorithm3_as_printed", "conditionals_from_tables",
-           "conditionals_from_frame"]
+__all__ = [
+    "CalibrationResult",
+    "tpl_profile",
+    "calibrate_budget",
+    "algorithm3_as_printed",
+    "conditionals_from_tables",
+    "conditionals_from_frame",
+]
 
 
 class CalibrationResult(NamedTuple):
@@ -52,7 +59,7 @@ def conditionals_from_tables(tables: dict[tuple[int, int], np.ndarray], n: int) 
     C: list[list[np.ndarray | None]] = [[None] * n for _ in range(n)]
     for (i, j), t in tables.items():
         P = conditional(t)
-        P = P[:, P.sum(axis=0) > 0]           # neighbour values never observed carry no mass
+        P = P[:, P.sum(axis=0) > 0]  # neighbour values never observed carry no mass
         C[i][j] = P / P.sum(axis=1, keepdims=True)
     return C
 
@@ -88,8 +95,14 @@ def _tpl(C: list[list[np.ndarray | None]], eps: float, rule: Any) -> np.ndarray:
     return out
 
 
-def calibrate_budget(conditionals: Sequence[Sequence[Any]], eps_bar: float, *, method: Any = "alg2",
-                     step: float = 0.01, search: str = "grid") -> CalibrationResult:
+def calibrate_budget(
+    conditionals: Sequence[Sequence[Any]],
+    eps_bar: float,
+    *,
+    method: Any = "alg2",
+    step: float = 0.01,
+    search: str = "grid",
+) -> CalibrationResult:
     """The largest per-attribute budget whose worst total leakage stays within ``eps_bar`` (Eq. (30)).
 
     Parameters
@@ -139,10 +152,11 @@ def calibrate_budget(conditionals: Sequence[Sequence[Any]], eps_bar: float, *, m
     return CalibrationResult(eps, w, evals)
 
 
-def _grid_search(worst: Callable[[float], float], start: float, w0: float, bound: float, hi_j: int,
-                 step: float) -> tuple[float, float]:
+def _grid_search(
+    worst: Callable[[float], float], start: float, w0: float, bound: float, hi_j: int, step: float
+) -> tuple[float, float]:
     """Largest feasible grid point ``start + j step``, ``j <= hi_j`` (binary search; ``j = 0`` is feasible)."""
-    lo_j, lo_w = 0, w0                       # invariant: lo_j feasible
+    lo_j, lo_w = 0, w0  # invariant: lo_j feasible
     top = int(hi_j)
     while lo_j < top:
         mid = (lo_j + top + 1) // 2
@@ -154,8 +168,9 @@ def _grid_search(worst: Callable[[float], float], start: float, w0: float, bound
     return start + lo_j * step, lo_w
 
 
-def _bisect_search(worst: Callable[[float], float], lo: float, lo_w: float, hi: float, bound: float,
-                   step: float) -> tuple[float, float]:
+def _bisect_search(
+    worst: Callable[[float], float], lo: float, lo_w: float, hi: float, bound: float, step: float
+) -> tuple[float, float]:
     """Feasible end of a bisection on ``[lo, hi]`` (``lo`` feasible) stopped once shorter than ``step``."""
     w_hi = worst(hi)
     if w_hi <= bound:
@@ -170,8 +185,14 @@ def _bisect_search(worst: Callable[[float], float], lo: float, lo_w: float, hi: 
     return lo, lo_w
 
 
-def algorithm3_as_printed(conditionals: Sequence[Sequence[Any]], eps_bar: float, *, method: Any = "alg2",
-                          step: float = 0.01, max_steps: int = 100_000) -> float:
+def algorithm3_as_printed(
+    conditionals: Sequence[Sequence[Any]],
+    eps_bar: float,
+    *,
+    method: Any = "alg2",
+    step: float = 0.01,
+    max_steps: int = 100_000,
+) -> float:
     """Algorithm 3 exactly as printed (for the errata discussion): overshoots the feasible budget.
 
     ``while L < ε̄: L = max(L, max_i Σ_j CPL(ε̃)); ε̃ += Δ`` with the self-term

@@ -1,4 +1,4 @@
-"""Datasets of the CPL paper (Jayawardana et al.): real data as categorical frames, the Appendix-K joint, seeded stand-ins.
+"""Datasets of the CPL paper (Jayawardana et al.): real data as categorical frames, Appendix K's joint, stand-ins.
 
 Every frame here is coded with :meth:`ldp.tables.CodedTable.from_frame` (observed
 categories in sorted order, missing values refused).
@@ -27,6 +27,7 @@ paper data; generators are seeded and store parameters, not data):
 * :func:`dss_synth`: 27 attributes of mixed alphabet sizes from a latent-class
   model (6 classes, Dirichlet(0.5) conditionals), N = 38,000.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -52,15 +53,13 @@ __all__ = [
 ]
 
 #: Eq. (28): P(X_k, X̂), rows x1..x4 (X_k), columns x̂1..x̂4 (X̂)
-APPK_JOINT = np.array([[.20, .00, .00, .00],
-                       [.00, .20, .00, .00],
-                       [.10, .15, .03, .02],
-                       [.10, .15, .03, .02]])
+APPK_JOINT = np.array(
+    [[0.20, 0.00, 0.00, 0.00], [0.00, 0.20, 0.00, 0.00], [0.10, 0.15, 0.03, 0.02], [0.10, 0.15, 0.03, 0.02]]
+)
 
 #: A cardio (rows 0/1) x cholesterol (columns 1/2/3) joint giving exactly the paper's (Sec. III-C, item 3)
 #: L_{Cardio→Cholesterol} = 0.3381 and L_{Cholesterol→Cardio} = 0.1769 under GRR at ε = 1 (a fixture)
-CVD_FIXTURE_JOINT = np.array([[0.42012, 0.05334, 0.02684],
-                              [0.32863, 0.08279, 0.08827]])
+CVD_FIXTURE_JOINT = np.array([[0.42012, 0.05334, 0.02684], [0.32863, 0.08279, 0.08827]])
 
 
 def sample_joint(joint: Any, n: int, rng: Any = None) -> np.ndarray:
@@ -74,8 +73,21 @@ def sample_joint(joint: Any, n: int, rng: Any = None) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- real data
-ADULT_SCHEME_A = ("age", "workclass", "education", "marital_status", "occupation", "relationship", "race", "sex",
-                  "capital_gain", "capital_loss", "hours_per_week", "native_country", "income")
+ADULT_SCHEME_A = (
+    "age",
+    "workclass",
+    "education",
+    "marital_status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital_gain",
+    "capital_loss",
+    "hours_per_week",
+    "native_country",
+    "income",
+)
 
 
 def adult_scheme_a(frame: pd.DataFrame) -> pd.DataFrame:
@@ -98,8 +110,9 @@ def adult_scheme_a(frame: pd.DataFrame) -> pd.DataFrame:
         out[c] = df[c].astype("category")
     out["capital_gain"] = pd.Categorical.from_codes((df["capital_gain"] > 0).astype(int), ["0", ">0"])
     out["capital_loss"] = pd.Categorical.from_codes((df["capital_loss"] > 0).astype(int), ["0", ">0"])
-    out["hours_per_week"] = pd.Categorical.from_codes(np.digitize(df["hours_per_week"], [35, 41, 50]),
-                                                      ["<35", "35-40", "41-49", "50+"])
+    out["hours_per_week"] = pd.Categorical.from_codes(
+        np.digitize(df["hours_per_week"], [35, 41, 50]), ["<35", "35-40", "41-49", "50+"]
+    )
     out["native_country"] = df["native_country"].astype("category")
     out["income"] = df["income"].astype("category")
     return out.reset_index(drop=True)
@@ -121,9 +134,9 @@ def cvd_categorical(frame: pd.DataFrame) -> pd.DataFrame:
 _CELEBA_DAG: tuple[tuple[str, str | None, float, float], ...] = (
     ("Male", None, 0.42, 0.42),
     ("Young", None, 0.77, 0.77),
-    ("Smiling", "Male", 0.48, 0.48),              # calibrated: independent of Male
-    ("No_Beard", "Male", 0.999, 0.60),            # calibrated: beard 0.001 (F) vs 0.4 (M)
-    ("Wearing_Necklace", "Male", 0.20, 0.018),    # calibrated: saturation ln(0.20/0.018) ≈ 2.41
+    ("Smiling", "Male", 0.48, 0.48),  # calibrated: independent of Male
+    ("No_Beard", "Male", 0.999, 0.60),  # calibrated: beard 0.001 (F) vs 0.4 (M)
+    ("Wearing_Necklace", "Male", 0.20, 0.018),  # calibrated: saturation ln(0.20/0.018) ≈ 2.41
     ("Heavy_Makeup", "Male", 0.68, 0.005),
     ("Wearing_Lipstick", "Male", 0.80, 0.008),
     ("Arched_Eyebrows", "Male", 0.42, 0.06),
@@ -163,10 +176,29 @@ _CELEBA_DAG: tuple[tuple[str, str | None, float, float], ...] = (
 CELEBA_ATTRIBUTES = tuple(name for name, *_ in _CELEBA_DAG)
 
 #: 21 attributes assumed common to CelebA and LFW for the calibration experiment (the paper's list is not given)
-CALIBRATION_ATTRIBUTES = ("Male", "Young", "Smiling", "No_Beard", "Mustache", "Goatee", "Eyeglasses", "Bald",
-                          "Wearing_Hat", "Wearing_Lipstick", "Wearing_Earrings", "Wearing_Necklace",
-                          "Wearing_Necktie", "Heavy_Makeup", "Blond_Hair", "Black_Hair", "Brown_Hair", "Gray_Hair",
-                          "Bangs", "High_Cheekbones", "Mouth_Slightly_Open")
+CALIBRATION_ATTRIBUTES = (
+    "Male",
+    "Young",
+    "Smiling",
+    "No_Beard",
+    "Mustache",
+    "Goatee",
+    "Eyeglasses",
+    "Bald",
+    "Wearing_Hat",
+    "Wearing_Lipstick",
+    "Wearing_Earrings",
+    "Wearing_Necklace",
+    "Wearing_Necktie",
+    "Heavy_Makeup",
+    "Blond_Hair",
+    "Black_Hair",
+    "Brown_Hair",
+    "Gray_Hair",
+    "Bangs",
+    "High_Cheekbones",
+    "Mouth_Slightly_Open",
+)
 
 
 def _sample_dag(dag: Sequence[tuple[str, str | None, float, float]], n: int, gen: np.random.Generator) -> pd.DataFrame:
@@ -215,15 +247,25 @@ def cvd_synth(n: int = 70_000, rng: Any = 0) -> pd.DataFrame:
     smoke = (gen.random(n) < np.where(gender == 2, 0.22, 0.02)).astype(int)
     alco = (gen.random(n) < np.where(gender == 2, 0.11, 0.025)).astype(int)
     active = (gen.random(n) < np.where(cardio == 1, 0.79, 0.81)).astype(int)
-    return pd.DataFrame({"gender": gender, "cholesterol": chol + 1, "gluc": gluc + 1, "smoke": smoke,
-                         "alco": alco, "active": active, "cardio": cardio})
+    return pd.DataFrame(
+        {
+            "gender": gender,
+            "cholesterol": chol + 1,
+            "gluc": gluc + 1,
+            "smoke": smoke,
+            "alco": alco,
+            "active": active,
+            "cardio": cardio,
+        }
+    )
 
 
 DSS_SIZES = (2, 3, 5, 8, 12, 20)
 
 
-def dss_synth(n: int = 38_000, rng: Any = 0, *, n_attributes: int = 27, n_classes: int = 6,
-              concentration: float = 0.5) -> pd.DataFrame:
+def dss_synth(
+    n: int = 38_000, rng: Any = 0, *, n_attributes: int = 27, n_classes: int = 6, concentration: float = 0.5
+) -> pd.DataFrame:
     """DSS-like stand-in: a latent-class model with mixed alphabet sizes (cycling through 2..20)."""
     n = check_int(n, "n", minimum=1)
     n_attributes = check_int(n_attributes, "n_attributes", minimum=2)
@@ -235,7 +277,7 @@ def dss_synth(n: int = 38_000, rng: Any = 0, *, n_attributes: int = 27, n_classe
     cols = {}
     for j in range(n_attributes):
         k = DSS_SIZES[j % len(DSS_SIZES)]
-        theta = gen.dirichlet(np.full(k, concentration), size=n_classes)     # (classes, k)
+        theta = gen.dirichlet(np.full(k, concentration), size=n_classes)  # (classes, k)
         u = gen.random(n)[:, None]
         cols[f"a{j:02d}_k{k}"] = (u > np.cumsum(theta[z], axis=1)).sum(axis=1).clip(max=k - 1)
     return pd.DataFrame(cols)

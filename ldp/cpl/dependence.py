@@ -14,6 +14,7 @@ label-encoded attributes, rows = one attribute, columns = the other.
 Both NMI and ``|PCC|`` are symmetric in the two attributes, whereas CPL is not
 (observation OB1), which is one reason they cannot characterise it (OB3).
 """
+
 from __future__ import annotations
 
 from typing import Any

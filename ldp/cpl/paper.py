@@ -10,6 +10,7 @@ printed (an :func:`ldp.claims.printed` source) and :data:`PRECISION` the
 precision of the printed number: half a unit of its last digit, or, for a value
 the text gives as "approximately", half a unit of the digit it is rounded to.
 """
+
 from __future__ import annotations
 
 import pandas as pd
@@ -17,11 +18,28 @@ import pandas as pd
 from ..claims import Source, printed
 
 __all__ = [
-    "APPK_SAMPLE_SIZE", "APPK_NMI", "APPK_PCC", "TABLE_III", "FIG4B_NECKLACE_SATURATION",
+    "APPK_SAMPLE_SIZE",
+    "APPK_NMI",
+    "APPK_PCC",
+    "TABLE_III",
+    "FIG4B_NECKLACE_SATURATION",
     "FIG4B_NECKLACE_SATURATION_FROM_EPS",
-    "FIG4C_CARDIO_TO_CHOLESTEROL", "FIG4C_CHOLESTEROL_TO_CARDIO", "FIG5_NMI", "FIG5_SPREAD", "TABLE_I_DATASETS",
-    "FIG7_OLH_FREQ_NMSE", "FIG7_OLH_OVER_SS_TCPL", "FIG8_CALIBRATED_OVER_SPL", "SURROGATES", "R_EXPANSION",
-    "table_i", "table_ii", "table_iii", "SOURCES", "PRECISION", "TABLE_I_BOUND",
+    "FIG4C_CARDIO_TO_CHOLESTEROL",
+    "FIG4C_CHOLESTEROL_TO_CARDIO",
+    "FIG5_NMI",
+    "FIG5_SPREAD",
+    "TABLE_I_DATASETS",
+    "FIG7_OLH_FREQ_NMSE",
+    "FIG7_OLH_OVER_SS_TCPL",
+    "FIG8_CALIBRATED_OVER_SPL",
+    "SURROGATES",
+    "R_EXPANSION",
+    "table_i",
+    "table_ii",
+    "table_iii",
+    "SOURCES",
+    "PRECISION",
+    "TABLE_I_BOUND",
 ]
 
 #: Section III-B: replication factor of the expanded dataset and number of surrogates.
@@ -38,9 +56,9 @@ APPK_PCC = 0.357
 #: Appendix K, Table III: budgets, experimental (GRR) and theoretical values of the two directions.
 TABLE_III = {
     "epsilon": (0.5, 1.0, 2.0),
-    "paper_stat_fwd": (0.5007, 0.9985, 2.0020),       # L(X̂ → X_k), experimental
-    "paper_stat_rev": (0.2833, 0.6222, 1.4369),       # L(X_k → X̂), experimental
-    "paper_theory_rev": (0.2810, 0.6203, 1.4340),     # L(X_k → X̂), theoretical
+    "paper_stat_fwd": (0.5007, 0.9985, 2.0020),  # L(X̂ → X_k), experimental
+    "paper_stat_rev": (0.2833, 0.6222, 1.4369),  # L(X_k → X̂), experimental
+    "paper_theory_rev": (0.2810, 0.6203, 1.4340),  # L(X_k → X̂), theoretical
 }
 
 #: Section III-C, item 2 (Fig. 4(b)): L(Necklace → Male) saturates at ≈ 2.4 for ε > 6.
@@ -69,15 +87,23 @@ TABLE_I_DATASETS = ("CelebA", "Adult", "CVD", "DSS")
 TABLE_I_BOUND = 5.5e-3
 
 # Table I (Appendix L): NMSE-CPL of statistical vs Algorithm 1, in units of 1e-4.
-_TABLE_I_E4 = {"GRR": (0.889, 0.197, 2.99, 3.08, 11.6, 2.49, 0.674, 0.168),
-               "EXP": (3.36, 0.514, 8.16, 2.73, 54.1, 5.82, 3.79, 0.241)}
+_TABLE_I_E4 = {
+    "GRR": (0.889, 0.197, 2.99, 3.08, 11.6, 2.49, 0.674, 0.168),
+    "EXP": (3.36, 0.514, 8.16, 2.73, 54.1, 5.82, 3.79, 0.241),
+}
 
 # Table II: NMSE-CPL of statistical vs the Algorithm-2 bound, eight mechanisms.
 _TABLE_II_COLUMNS = ("GRR", "RAPPOR", "EXP", "OUE", "BLH", "OLH", "SS", "SHE")
-_TABLE_II = ((8.89e-5, .29, .29, .32, .32, .33, 9.44e-5, .29), (1.97e-5, .31, .32, .54, .54, .53, 1.81e-5, .35),
-             (.017, .25, .30, .22, .34, .22, .082, .25), (.0037, .23, .29, .31, .55, .31, .0037, .27),
-             (.0088, .25, .29, .25, .31, .26, .038, .26), (.00075, .23, .26, .40, .50, .39, .00060, .26),
-             (.031, .28, .35, .19, .41, .19, .17, .29), (.012, .25, .33, .23, .63, .22, .012, .28))
+_TABLE_II = (
+    (8.89e-5, 0.29, 0.29, 0.32, 0.32, 0.33, 9.44e-5, 0.29),
+    (1.97e-5, 0.31, 0.32, 0.54, 0.54, 0.53, 1.81e-5, 0.35),
+    (0.017, 0.25, 0.30, 0.22, 0.34, 0.22, 0.082, 0.25),
+    (0.0037, 0.23, 0.29, 0.31, 0.55, 0.31, 0.0037, 0.27),
+    (0.0088, 0.25, 0.29, 0.25, 0.31, 0.26, 0.038, 0.26),
+    (0.00075, 0.23, 0.26, 0.40, 0.50, 0.39, 0.00060, 0.26),
+    (0.031, 0.28, 0.35, 0.19, 0.41, 0.19, 0.17, 0.29),
+    (0.012, 0.25, 0.33, 0.23, 0.63, 0.22, 0.012, 0.28),
+)
 
 
 def _index() -> pd.MultiIndex:
@@ -124,7 +150,14 @@ SOURCES: dict[str, Source] = {
 #: "approximately 0.002" -> 0.0005, "60 %" -> 0.05 as a percentage rounded to tens, "approximately five
 #: times" -> 0.5).
 PRECISION: dict[str, float] = {
-    "APPK_NMI": 5e-4, "APPK_PCC": 5e-4, "TABLE_III": 5e-5, "FIG4B_NECKLACE_SATURATION": 0.05,
-    "FIG4C": 5e-5, "FIG5_SPREAD": 0.05, "FIG7_OLH_FREQ_NMSE": 5e-4, "FIG7_OLH_OVER_SS_TCPL": 0.05,
-    "FIG8_CALIBRATED_OVER_SPL": 0.5, "TABLE_II_TWO_DECIMALS": 5e-3,
+    "APPK_NMI": 5e-4,
+    "APPK_PCC": 5e-4,
+    "TABLE_III": 5e-5,
+    "FIG4B_NECKLACE_SATURATION": 0.05,
+    "FIG4C": 5e-5,
+    "FIG5_SPREAD": 0.05,
+    "FIG7_OLH_FREQ_NMSE": 5e-4,
+    "FIG7_OLH_OVER_SS_TCPL": 0.05,
+    "FIG8_CALIBRATED_OVER_SPL": 0.5,
+    "TABLE_II_TWO_DECIMALS": 5e-3,
 }

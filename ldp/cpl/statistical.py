@@ -44,6 +44,7 @@ joint table, i.e. ``O(B·N·r·c)`` work for ``c`` columns.  That is fine for th
 tests' few hundred rows but not for 10,000 surrogates at paper scale; the
 notebooks therefore run the significance test on single released columns only.
 """
+
 from __future__ import annotations
 
 import math
@@ -125,8 +126,17 @@ def expand(column: Any, r: int) -> np.ndarray:
     return np.tile(np.asarray(column), _check_r(r))
 
 
-def perturb_infer(codes: Any, sizes: Any, mechanism: Any, epsilon: float, *, r: int = R_EXPANSION, rng: Any = None,
-                  columns: Sequence[int] | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
+def perturb_infer(
+    codes: Any,
+    sizes: Any,
+    mechanism: Any,
+    epsilon: float,
+    *,
+    r: int = R_EXPANSION,
+    rng: Any = None,
+    columns: Sequence[int] | None = None,
+    chunk: int = DEFAULT_CHUNK,
+) -> np.ndarray:
     """Stages 1-2 of Fig. 3: perturb every cell of the expanded dataset and infer its value.
 
     Parameters
@@ -160,8 +170,11 @@ def perturb_infer(codes: Any, sizes: Any, mechanism: Any, epsilon: float, *, r: 
     eps = check_epsilon(epsilon)
     r = _check_r(r)
     chunk = check_int(chunk, "chunk", minimum=1)
-    cols = list(range(arr.shape[1])) if columns is None else [check_int(c, "columns[i]", minimum=0,
-                                                                         maximum=arr.shape[1] - 1) for c in columns]
+    cols = (
+        list(range(arr.shape[1]))
+        if columns is None
+        else [check_int(c, "columns[i]", minimum=0, maximum=arr.shape[1] - 1) for c in columns]
+    )
     factory = _mechanism_factory(mechanism)
     gen = as_generator(rng)
     N = arr.shape[0]
@@ -221,10 +234,10 @@ def contingency(x: Any, w: Any, m: int, k_w: Any) -> np.ndarray:
 def _cpl_batch(counts: np.ndarray, min_count: float, zeros: str) -> np.ndarray:
     """Vectorised estimator over a batch of tables of shape (B, m, W); returns (B,)."""
     totals = counts.sum(axis=-1, keepdims=True).astype(float)
-    ok = totals >= max(min_count, 1.0)                      # (B, m, 1)
+    ok = totals >= max(min_count, 1.0)  # (B, m, 1)
     with np.errstate(invalid="ignore", divide="ignore"):
         P = np.where(ok, counts / np.where(ok, totals, 1.0), np.nan)
-    hi = np.nanmax(np.where(ok, P, -np.inf), axis=-2)      # (B, W)
+    hi = np.nanmax(np.where(ok, P, -np.inf), axis=-2)  # (B, W)
     if zeros == "mask":
         lo = np.min(np.where(ok & (P > 0), P, np.inf), axis=-2)
     else:
@@ -293,16 +306,16 @@ def statistical_cpl_matrix(codes: Any, inferred: Any, sizes: Any, *, r: int, **o
     inf_arr = np.asarray(inferred)
     r = _check_r(r)
     if inf_arr.shape != (arr.shape[0] * r, arr.shape[1]):
-        raise ValueError(f"inferred must have shape (N·r, n) = {(arr.shape[0] * r, arr.shape[1])}, "
-                         f"got {inf_arr.shape}")
+        raise ValueError(f"inferred must have shape (N·r, n) = {(arr.shape[0] * r, arr.shape[1])}, got {inf_arr.shape}")
     n = arr.shape[1]
     L = np.full((n, n), np.nan)
     for k in range(n):
         x = np.tile(arr[:, k].astype(np.int64), r)
         for j in range(n):
             if j != k:
-                counts = np.bincount(x * sz[j] + inf_arr[:, j].astype(np.int64),
-                                     minlength=int(sz[k] * sz[j])).reshape(sz[k], sz[j])
+                counts = np.bincount(x * sz[j] + inf_arr[:, j].astype(np.int64), minlength=int(sz[k] * sz[j])).reshape(
+                    sz[k], sz[j]
+                )
                 L[k, j] = cpl_from_counts(counts, **options)
     return L
 
@@ -336,8 +349,9 @@ def simulate_pair_table(joint_counts: Any, K: Any, r: int, rng: Any = None) -> n
     return draws.sum(axis=1)
 
 
-def simulate_joint_table(codes: Any, sizes: Any, primary: int, released: Sequence[int], channels: Sequence[Any],
-                         r: int, rng: Any = None) -> np.ndarray:
+def simulate_joint_table(
+    codes: Any, sizes: Any, primary: int, released: Sequence[int], channels: Sequence[Any], r: int, rng: Any = None
+) -> np.ndarray:
     """Exact draw of the (primary, joint inferred W) table for several released attributes (TPL).
 
     ``W = (Y_j for j in released)``; ``released`` may include ``primary`` itself
@@ -377,9 +391,14 @@ def statistical_cpl_fast(joint_counts: Any, K: Any, r: int, rng: Any = None, **o
     return cpl_from_counts(simulate_pair_table(joint_counts, K, r, rng), **options)
 
 
-def statistical_cpl_matrix_fast(tables: dict[tuple[int, int], np.ndarray], n: int,
-                                channel_for: Callable[[int], np.ndarray], r: int, rng: Any = None,
-                                **options: Any) -> np.ndarray:
+def statistical_cpl_matrix_fast(
+    tables: dict[tuple[int, int], np.ndarray],
+    n: int,
+    channel_for: Callable[[int], np.ndarray],
+    r: int,
+    rng: Any = None,
+    **options: Any,
+) -> np.ndarray:
     """Count-level statistical CPL of every ordered pair: ``L[k, j] = L̂_{X_j → X_k}`` (diagonal NaN).
 
     Parameters
@@ -438,8 +457,15 @@ def _p_value(observed: float, surrogates: np.ndarray, correction: bool) -> float
     return hits / surrogates.size
 
 
-def surrogate_test_counts(counts: Any, n_surrogates: int = SURROGATES, rng: Any = None, *, correction: bool = True,
-                          batch: int = 2000, **options: Any) -> SurrogateResult:
+def surrogate_test_counts(
+    counts: Any,
+    n_surrogates: int = SURROGATES,
+    rng: Any = None,
+    *,
+    correction: bool = True,
+    batch: int = 2000,
+    **options: Any,
+) -> SurrogateResult:
     """Surrogate (permutation) test for one released column, at count level (exact).
 
     Permuting the inferred column while ``X_k`` stays fixed gives a uniformly random
@@ -469,18 +495,27 @@ def surrogate_test_counts(counts: Any, n_surrogates: int = SURROGATES, rng: Any 
     gen = as_generator(rng)
     observed = float(_cpl_batch(table[None].astype(float), min_count, zeros)[0])
     rows, cols = table.sum(axis=1), table.sum(axis=0)
-    keep_r, keep_c = rows > 0, cols > 0           # random_table needs positive margins
+    keep_r, keep_c = rows > 0, cols > 0  # random_table needs positive margins
     dist = stats.random_table(rows[keep_r], cols[keep_c])
     out = np.empty(B)
     for s in range(0, B, batch):
         size = min(batch, B - s)
         tabs = dist.rvs(size=size, method="patefield", random_state=gen).astype(float)
-        out[s:s + size] = _cpl_batch(tabs, min_count, zeros)
+        out[s : s + size] = _cpl_batch(tabs, min_count, zeros)
     return SurrogateResult(observed, _p_value(observed, out, correction), out)
 
 
-def surrogate_test(x: Any, w: Any, m: int, k_w: Any, n_surrogates: int = 1000, rng: Any = None, *,
-                   correction: bool = True, **options: Any) -> SurrogateResult:
+def surrogate_test(
+    x: Any,
+    w: Any,
+    m: int,
+    k_w: Any,
+    n_surrogates: int = 1000,
+    rng: Any = None,
+    *,
+    correction: bool = True,
+    **options: Any,
+) -> SurrogateResult:
     """Surrogate test on record-level columns (Section III-B).
 
     One column: delegated to the exact count-level :func:`surrogate_test_counts`.
@@ -492,8 +527,7 @@ def surrogate_test(x: Any, w: Any, m: int, k_w: Any, n_surrogates: int = 1000, r
     """
     w = np.asarray(w)
     if w.ndim == 1 or (w.ndim == 2 and w.shape[1] == 1):
-        return surrogate_test_counts(contingency(x, w, m, k_w), n_surrogates, rng, correction=correction,
-                                     **options)
+        return surrogate_test_counts(contingency(x, w, m, k_w), n_surrogates, rng, correction=correction, **options)
     B = check_int(n_surrogates, "n_surrogates", minimum=1)
     gen = as_generator(rng)
     observed = statistical_cpl(x, w, m, k_w, **options)

@@ -13,6 +13,7 @@ pairwise rule (:func:`cpl_function`): Algorithm 2, Algorithm 1 with a
 mechanism's raw channel, GRR/EXP closed forms, or the statistical limit of a
 mechanism + attack (the two-level formula at ``ε_eff``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -114,20 +115,29 @@ def cpl_function(method: Any) -> CPLRule:
         return lambda P, eps: cpl_alg1(P, make_oracle(mech, eps, P.shape[1]).channel())
     if kind == "limit" and mech:
         make_oracle(mech, 1.0, 2)
-        memo: dict[tuple[float, int], float] = {}      # ε_eff depends only on (ε, t); SHE needs a quadrature
+        memo: dict[tuple[float, int], float] = {}  # ε_eff depends only on (ε, t); SHE needs a quadrature
 
         def limit(P: np.ndarray, eps: float) -> float:
             key = (eps, P.shape[1])
             if key not in memo:
                 memo[key] = effective_channel_epsilon(make_oracle(mech, eps, P.shape[1]))
             return cpl_two_level(P, memo[key])
+
         return limit
-    raise ValueError(f"method must be 'alg2', 'grr', 'exp', 'alg1:<MECH>', 'limit:<MECH>' or a callable, "
-                     f"got {method!r}")
+    raise ValueError(
+        f"method must be 'alg2', 'grr', 'exp', 'alg1:<MECH>', 'limit:<MECH>' or a callable, got {method!r}"
+    )
 
 
-def cpl_matrix(tables: dict[tuple[int, int], np.ndarray], n: int, method: Any, epsilon: float, *,
-               mode: str = "empirical", min_count: float = 0) -> np.ndarray:
+def cpl_matrix(
+    tables: dict[tuple[int, int], np.ndarray],
+    n: int,
+    method: Any,
+    epsilon: float,
+    *,
+    mode: str = "empirical",
+    min_count: float = 0,
+) -> np.ndarray:
     """``L[k, j] = L_{X_j → X_k}`` for every ordered pair, from :func:`pair_tables`.
 
     A neighbour with a single observed value, or a primary with a single observed
@@ -140,7 +150,7 @@ def cpl_matrix(tables: dict[tuple[int, int], np.ndarray], n: int, method: Any, e
     L = np.full((n, n), np.nan)
     for (k, j), table in tables.items():
         P = conditional(table, mode=mode, min_count=min_count)
-        P = P[:, P.sum(axis=0) > 0]                     # unobserved neighbour values carry no mass
+        P = P[:, P.sum(axis=0) > 0]  # unobserved neighbour values carry no mass
         L[k, j] = 0.0 if (P.shape[0] < 2 or P.shape[1] < 2) else rule(P / P.sum(1, keepdims=True), eps)
     return L
 
@@ -185,7 +195,7 @@ def freq_nmse(estimates: Sequence[Any], truths: Sequence[Any]) -> float:
     tru = np.concatenate([np.asarray(t, dtype=float).ravel() for t in truths])
     if est.shape != tru.shape:
         raise ValueError(f"estimates and truths have different total lengths {est.size} and {tru.size}")
-    den = float(np.sum(tru ** 2))
+    den = float(np.sum(tru**2))
     if den == 0:
         raise ValueError("the true frequencies are all zero")
     return float(np.sum((est - tru) ** 2) / den)

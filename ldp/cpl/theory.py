@@ -31,6 +31,7 @@ Corrections to the printed paper, each documented where it is implemented:
   is skipped.
 * Corollary H.1's proof means ``H̄* = e^ε``, not ``ε``.
 """
+
 from __future__ import annotations
 
 import math
@@ -77,11 +78,11 @@ class CPLPair(NamedTuple):
 class Alg2Pair(NamedTuple):
     """Algorithm 2 for one ordered pair of rows ``(G, G')``: the greedy set and its value."""
 
-    hbar: float            #: H̄* = max_S (1 + λA)/(1 + λB), Eq. (19)
-    selected: np.ndarray   #: S*, indices of X̂ values given the large coefficient c_max
-    A: float               #: Σ_{j∈S*} g_j
-    B: float               #: Σ_{j∈S*} g'_j
-    relaxation: float      #: f* = δ·A, Eq. (20)
+    hbar: float  #: H̄* = max_S (1 + λA)/(1 + λB), Eq. (19)
+    selected: np.ndarray  #: S*, indices of X̂ values given the large coefficient c_max
+    A: float  #: Σ_{j∈S*} g_j
+    B: float  #: Σ_{j∈S*} g'_j
+    relaxation: float  #: f* = δ·A, Eq. (20)
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -261,7 +262,7 @@ def alg2_pair(g: Any, gp: Any, epsilon: float, delta: float = 0.0, *, tie: str =
         B += gp[i]
         chosen.append(int(i))
     value = (1.0 + lam * A) / (1.0 + lam * B)
-    if value <= 1.0:          # the pair does not leak: no relaxation either (see the docstring)
+    if value <= 1.0:  # the pair does not leak: no relaxation either (see the docstring)
         A = B = 0.0
         chosen = []
         value = 1.0
@@ -275,7 +276,7 @@ def _alg2_all_pairs(P: np.ndarray, lam: float, tie: str) -> tuple[np.ndarray, np
     Gp = np.broadcast_to(P[None, :, :], (m, m, t))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = G / Gp
-    key = np.where(np.isnan(ratio), -1.0, ratio)        # 0/0 last, never helps
+    key = np.where(np.isnan(ratio), -1.0, ratio)  # 0/0 last, never helps
     order = np.argsort(-key, axis=-1, kind="stable")
     Gs = np.take_along_axis(G, order, axis=-1)
     Gps = np.take_along_axis(Gp, order, axis=-1)
@@ -296,8 +297,15 @@ def _alg2_all_pairs(P: np.ndarray, lam: float, tie: str) -> tuple[np.ndarray, np
     return best, A_star
 
 
-def cpl_alg2(P: Any, epsilon: float, delta: float = 0.0, *, tie: str = "strict",
-             relaxation: str = "paper", return_pair: bool = False) -> Any:
+def cpl_alg2(
+    P: Any,
+    epsilon: float,
+    delta: float = 0.0,
+    *,
+    tie: str = "strict",
+    relaxation: str = "paper",
+    return_pair: bool = False,
+) -> Any:
     """Upper bound on CPL for any (ε, δ)-LDP neighbour mechanism (Algorithm 2, Eqs. (18)-(20)).
 
     For each ordered pair ``x ≠ x'`` the greedy of Lemma IV.5 / Theorem IV.6 finds
@@ -466,8 +474,9 @@ def tpl_exact(P_joint: Any, channels: Any, own_channel: Any = None) -> float:
     for T in mats[1:]:
         K = np.kron(K, T)
     if K.shape[0] != P.shape[1]:
-        raise ValueError(f"the neighbours' channels cover {K.shape[0]} joint values but P_joint has "
-                         f"{P.shape[1]} columns")
+        raise ValueError(
+            f"the neighbours' channels cover {K.shape[0]} joint values but P_joint has {P.shape[1]} columns"
+        )
     M = P @ K
     if own_channel is not None:
         Tk = check_channel(own_channel, atol=ROW_SUM_ATOL, name="own_channel")

@@ -6,6 +6,7 @@ notebook cells stay short.  Conventions: CPL matrices have ``L[k, j] =
 L_{X_j → X_k}`` (rows = primary attribute); statistical estimates use the exact
 count-level path of :mod:`ldp.cpl.statistical` unless stated otherwise.
 """
+
 from __future__ import annotations
 
 import math
@@ -63,14 +64,30 @@ def table_iii(n: int, r: int, epsilons: Sequence[float], rng: Any = None) -> pd.
         inferred = st.perturb_infer(codes, [4, 4], "GRR", eps, r=r, rng=gen)
         L = st.statistical_cpl_matrix(codes, inferred, [4, 4], r=r)
         fwd, rev = appendix_k_closed_form(eps)
-        rows.append(dict(epsilon=eps, stat_fwd=L[0, 1], stat_rev=L[1, 0], theory_fwd=fwd, theory_rev=rev,
-                         sample_fwd=cpl_grr(conditional(J), eps),
-                         sample_rev=cpl_grr(conditional(J, given="columns"), eps)))
+        rows.append(
+            dict(
+                epsilon=eps,
+                stat_fwd=L[0, 1],
+                stat_rev=L[1, 0],
+                theory_fwd=fwd,
+                theory_rev=rev,
+                sample_fwd=cpl_grr(conditional(J), eps),
+                sample_rev=cpl_grr(conditional(J, given="columns"), eps),
+            )
+        )
     return pd.DataFrame(rows)
 
 
-def neighbour_cpl(codes: Any, sizes: Any, primary: int, neighbours: Sequence[int], mechanisms: Sequence[str],
-                  epsilon: float, r: int, rng: Any = None) -> pd.DataFrame:
+def neighbour_cpl(
+    codes: Any,
+    sizes: Any,
+    primary: int,
+    neighbours: Sequence[int],
+    mechanisms: Sequence[str],
+    epsilon: float,
+    r: int,
+    rng: Any = None,
+) -> pd.DataFrame:
     """Fig. 4(a): record-level statistical CPL of one primary attribute from several neighbours.
 
     Also reports the infinite-sample limit (two-level formula at ``ε_eff``, ideal
@@ -88,14 +105,29 @@ def neighbour_cpl(codes: Any, sizes: Any, primary: int, neighbours: Sequence[int
         rule = tc.cpl_function(f"limit:{mech}")
         for i, j in enumerate(neighbours):
             table = st.contingency(x, inferred[:, i].astype(np.int64), int(sizes[primary]), int(sizes[j]))
-            rows.append(dict(mechanism=mech, neighbour=j, statistical=st.cpl_from_counts(table),
-                             se=empirical_cpl_se(table), limit=rule(conditional(tables[primary, j]), epsilon)))
+            rows.append(
+                dict(
+                    mechanism=mech,
+                    neighbour=j,
+                    statistical=st.cpl_from_counts(table),
+                    se=empirical_cpl_se(table),
+                    limit=rule(conditional(tables[primary, j]), epsilon),
+                )
+            )
     return pd.DataFrame(rows)
 
 
-def cpl_matrices(codes: Any, sizes: Any, epsilon: float, *, mechanisms: Sequence[str] = at.PAPER_MECHANISMS,
-                 r: int = R_EXPANSION, rng: Any = None, min_count: float = 0,
-                 references: Sequence[str] = ("alg2", "grr", "exp")) -> dict[str, np.ndarray]:
+def cpl_matrices(
+    codes: Any,
+    sizes: Any,
+    epsilon: float,
+    *,
+    mechanisms: Sequence[str] = at.PAPER_MECHANISMS,
+    r: int = R_EXPANSION,
+    rng: Any = None,
+    min_count: float = 0,
+    references: Sequence[str] = ("alg2", "grr", "exp"),
+) -> dict[str, np.ndarray]:
     """All ordered-pair CPL matrices of one dataset at one ε.
 
     Keys: the theoretical ``references`` (``"alg2"``, ``"grr"`` = Algorithm 1 for
@@ -109,8 +141,9 @@ def cpl_matrices(codes: Any, sizes: Any, epsilon: float, *, mechanisms: Sequence
     n = sizes.size
     out = {ref: tc.cpl_matrix(tables, n, ref, epsilon, min_count=min_count) for ref in references}
     for mech in mechanisms:
-        out[f"stat:{mech}"] = st.statistical_cpl_matrix_fast(tables, n, at.channel_factory(mech, epsilon), r, gen,
-                                                             min_count=min_count * r)
+        out[f"stat:{mech}"] = st.statistical_cpl_matrix_fast(
+            tables, n, at.channel_factory(mech, epsilon), r, gen, min_count=min_count * r
+        )
     return out
 
 
@@ -164,8 +197,14 @@ def utility_trial(mechanism: str, epsilon: float, rng: Any, *, codes: Any, sizes
     return dict(freq_nmse=tc.freq_nmse(ests, truths), zero_one=tc.zero_one_error(inferred, codes))
 
 
-def calibration_curve(truth: Sequence[Sequence[Any]], public: Sequence[Sequence[Any]] | None,
-                      eps_bars: Sequence[float], *, method: str = "alg2", step: float = 0.01) -> pd.DataFrame:
+def calibration_curve(
+    truth: Sequence[Sequence[Any]],
+    public: Sequence[Sequence[Any]] | None,
+    eps_bars: Sequence[float],
+    *,
+    method: str = "alg2",
+    step: float = 0.01,
+) -> pd.DataFrame:
     """Fig. 8(a): SPL, calibrated with the true conditionals, and calibrated with public ones.
 
     ``max_tpl_truth_public`` re-evaluates the public-data budget on the *true*
@@ -178,8 +217,9 @@ def calibration_curve(truth: Sequence[Sequence[Any]], public: Sequence[Sequence[
         row = dict(eps_bar=eb, spl=eb / n, calibrated=g.epsilon, max_tpl=g.max_tpl)
         if public is not None:
             p = cal.calibrate_budget(public, eb, method=method, step=step)
-            row.update(calibrated_public=p.epsilon,
-                       max_tpl_truth_public=float(cal.tpl_profile(truth, p.epsilon, method).max()))
+            row.update(
+                calibrated_public=p.epsilon, max_tpl_truth_public=float(cal.tpl_profile(truth, p.epsilon, method).max())
+            )
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -201,8 +241,9 @@ def empirical_cpl_se(counts: Any) -> float:
     return st.cpl_standard_error(c[keep] / rows[keep, None], rows[keep])
 
 
-def table_iii_standard_errors(n: int, r: int, epsilons: Sequence[float], *, n_boot: int = 200,
-                              rng: Any = None) -> pd.DataFrame:
+def table_iii_standard_errors(
+    n: int, r: int, epsilons: Sequence[float], *, n_boot: int = 200, rng: Any = None
+) -> pd.DataFrame:
     """Monte-Carlo standard errors of one Table III run (``n`` records from Eq. (28), ``r`` copies, GRR).
 
     A parametric bootstrap of the whole experiment at count level: each of
@@ -227,8 +268,9 @@ def table_iii_standard_errors(n: int, r: int, epsilons: Sequence[float], *, n_bo
     return pd.DataFrame(rows)
 
 
-def cpl_se_matrix(tables: dict[tuple[int, int], np.ndarray], n: int, channel_for: Any, r: int, *,
-                  min_count: float = 0) -> np.ndarray:
+def cpl_se_matrix(
+    tables: dict[tuple[int, int], np.ndarray], n: int, channel_for: Any, r: int, *, min_count: float = 0
+) -> np.ndarray:
     """Delta-method standard error of the count-level statistical CPL of every ordered pair (diagonal NaN).
 
     For the pair ``(k, j)``: :func:`ldp.cpl.statistical.cpl_standard_error` at the
@@ -260,15 +302,16 @@ def nmse_standard_error(stat: Any, reference: Any, se: Any) -> float:
     ``sqrt(Σ (2 (L̃ - L*) se)²) / Σ L*²`` (independent entries).
     """
     L, ref, s = (tc.off_diagonal(a) for a in (stat, reference, se))
-    denom = float(np.sum(ref ** 2))
+    denom = float(np.sum(ref**2))
     if denom <= 0:
         raise ValueError("reference must have a non-zero entry")
     return float(np.sqrt(np.sum((2 * (L - ref) * s) ** 2)) / denom)
 
 
 # ----------------------------------------------------------------------------- Fig. 4(b)
-def fig4b_sweep(codes: Any, sizes: Any, primary: int, neighbours: dict[str, int], epsilons: Sequence[float],
-                r: int, rng: Any = None) -> pd.DataFrame:
+def fig4b_sweep(
+    codes: Any, sizes: Any, primary: int, neighbours: dict[str, int], epsilons: Sequence[float], r: int, rng: Any = None
+) -> pd.DataFrame:
     """Fig. 4(b): CPL of ``primary`` from each binary neighbour, and its total leakage, against ε (GRR).
 
     Per ε: ``stat <label>`` (count-level statistical CPL, ``r`` copies) with its
@@ -333,8 +376,9 @@ def grr_zero_one(codes: Any, epsilon: float, rng: Any = None) -> float:
 
 
 # ----------------------------------------------------------------------------- cross-paper
-def cross_paper_khr(codes: Any, sizes: Any, *, secret: int, label: int, attribute: int,
-                    epsilon: float = 1.0) -> pd.DataFrame:
+def cross_paper_khr(
+    codes: Any, sizes: Any, *, secret: int, label: int, attribute: int, epsilon: float = 1.0
+) -> pd.DataFrame:
     """Algorithm 1 on kHR's channel (the CLLDP chapter) for the pair (``attribute``, ``label``).
 
     For each k in {1, 2, the k chosen by kHR's rule}: the LDP level ln θ of the
@@ -351,14 +395,28 @@ def cross_paper_khr(codes: Any, sizes: Any, *, secret: int, label: int, attribut
     for k in sorted({1, 2, select_k(epsilon, F.size, F)}):
         khr = KHR(epsilon, omega(F, k), k, F.shape[1], F.shape[0])
         T = khr.channel()
-        rows.append({"k": k, "ldp_level": khr.ldp_epsilon, "label_leakage": math.log(privacy_leakage(T, F)),
-                     "cpl_secret": cpl_alg1(P, T), "bound_eps": cpl_alg2(P, epsilon).leakage,
-                     "bound_ldp_level": cpl_alg2(P, khr.ldp_epsilon).leakage})
+        rows.append(
+            {
+                "k": k,
+                "ldp_level": khr.ldp_epsilon,
+                "label_leakage": math.log(privacy_leakage(T, F)),
+                "cpl_secret": cpl_alg1(P, T),
+                "bound_eps": cpl_alg2(P, epsilon).leakage,
+                "bound_ldp_level": cpl_alg2(P, khr.ldp_epsilon).leakage,
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def cross_paper_bloom(codes: Any, sizes: Any, *, secret: int, reported: int, epsilon: float = 1.0,
-                      shapes: Sequence[tuple[int, int]] = ((8, 2), (12, 2))) -> pd.DataFrame:
+def cross_paper_bloom(
+    codes: Any,
+    sizes: Any,
+    *,
+    secret: int,
+    reported: int,
+    epsilon: float = 1.0,
+    shapes: Sequence[tuple[int, int]] = ((8, 2), (12, 2)),
+) -> pd.DataFrame:
     """Algorithm 1 on a Bloom-filter RAPPOR report (the LoPub chapter) of ``reported``: the CPL of ``secret``.
 
     One row per filter shape ``(m, h)``: the exact LDP level of the report, the
@@ -371,13 +429,24 @@ def cross_paper_bloom(codes: Any, sizes: Any, *, secret: int, reported: int, eps
     rows = []
     for m, h in shapes:
         br = BloomRAPPOR(epsilon=epsilon, d=int(sizes[reported]), m=m, h=h)
-        rows.append({"m": m, "h": h, "ldp_level": br.exact_epsilon, "cpl_secret": cpl_alg1(P, br.channel()),
-                     "bound_eps": cpl_alg2(P, epsilon).leakage})
+        rows.append(
+            {
+                "m": m,
+                "h": h,
+                "ldp_level": br.exact_epsilon,
+                "cpl_secret": cpl_alg1(P, br.channel()),
+                "bound_eps": cpl_alg2(P, epsilon).leakage,
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def cross_paper_uldp(nursery: pd.DataFrame, *, targets: Sequence[str] = ("health", "finance", "has_nurs"),
-                     epsilons: Sequence[float] = (1.5, 3.0)) -> pd.DataFrame:
+def cross_paper_uldp(
+    nursery: pd.DataFrame,
+    *,
+    targets: Sequence[str] = ("health", "finance", "has_nurs"),
+    epsilons: Sequence[float] = (1.5, 3.0),
+) -> pd.DataFrame:
     """Algorithm 1 on JuRR, CPRR and joint GRR (the ULDP chapter) releasing nursery's (parents, class).
 
     Sensitive values: parents usual and pretentious, classes not_recom and
@@ -397,8 +466,11 @@ def cross_paper_uldp(nursery: pd.DataFrame, *, targets: Sequence[str] = ("health
         P = conditional(np.bincount(h * 15 + px * 5 + cy, minlength=m * 15).reshape(m, 15))
         for eps in epsilons:
             row = {"target": target, "epsilon": eps, "bound": cpl_alg2(P, eps).leakage}
-            for name, mech in (("JuRR", JuRR(eps, model)), ("CPRR", CPRR(eps, model)),
-                               ("joint GRR", JointGRR(eps, model))):
+            for name, mech in (
+                ("JuRR", JuRR(eps, model)),
+                ("CPRR", CPRR(eps, model)),
+                ("joint GRR", JointGRR(eps, model)),
+            ):
                 row[name] = cpl_alg1(P, mech.channel())
             rows.append(row)
     return pd.DataFrame(rows)

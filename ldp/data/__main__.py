@@ -9,6 +9,7 @@ of the original files and verifies them, and for data behind a login (Kaggle) pr
 file to download and where to put it.  Both exit with status 1 when a dataset is missing or a copy is
 corrupted (naming them), 2 on a usage or configuration error, 0 when everything verifies.
 """
+
 from __future__ import annotations
 
 import os
@@ -137,8 +138,10 @@ def _download(name: str, target: Path) -> bool:
             return True
         if any(str(dest) in msg for msg in res.bad) or res.state == "corrupted":
             dest.unlink(missing_ok=True)
-            print(f"[failed]   {name:10s} {url}: the download does not match the registered content "
-                  f"({'; '.join(res.bad) or 'unreadable'})")
+            print(
+                f"[failed]   {name:10s} {url}: the download does not match the registered content "
+                f"({'; '.join(res.bad) or 'unreadable'})"
+            )
         # a partial dataset (Adult's two files from separate URLs): keep going with the next URL
     return inspect(name, [target]).state == "ok"
 

@@ -10,11 +10,13 @@ used that the book cannot obtain (:data:`ldp.data.registry.NOT_PUBLIC`), where t
 why the book uses a stand-in.  A *corrupted* file is not a reason to fall back:
 :class:`DatasetCorrupted` propagates.
 """
+
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .loaders import DatasetCorrupted, DatasetUnavailable, get_dataset, load
 from .registry import DATASETS, find_not_public
@@ -27,16 +29,21 @@ def how_to_obtain(name: str) -> str:
         if ds.vendored:
             return "The file ships with the package; reinstall ldp-compendium to restore it."
         if ds.login_required:
-            return (f"To use the real data, download it from {ds.landing_page} (Kaggle's Download button, "
-                    f"which needs a free Kaggle account) and put the zip archive, or the file "
-                    f"{ds.parts[0].name} inside it, into the data directory that `python -m ldp.data status` "
-                    f"names; then re-run this notebook.")
-        return (f"To use the real data, run `make data` (or `python -m ldp.data fetch`), which downloads "
-                f"{ds.urls[0]} and verifies it; then re-run this notebook.")
+            return (
+                f"To use the real data, download it from {ds.landing_page} (Kaggle's Download button, "
+                f"which needs a free Kaggle account) and put the zip archive, or the file "
+                f"{ds.parts[0].name} inside it, into the data directory that `python -m ldp.data status` "
+                f"names; then re-run this notebook."
+            )
+        return (
+            f"To use the real data, run `make data` (or `python -m ldp.data fetch`), which downloads "
+            f"{ds.urls[0]} and verifies it; then re-run this notebook."
+        )
     entries = find_not_public(name)
     if entries:
-        return " ".join(f"{e.paper} used {e.obtained_from}; the book uses a stand-in because {e.why_standin}."
-                        for e in entries)
+        return " ".join(
+            f"{e.paper} used {e.obtained_from}; the book uses a stand-in because {e.why_standin}." for e in entries
+        )
     return "The book has no source for the data the paper used here."
 
 
@@ -56,15 +63,19 @@ class DataSource:
             what = f"the real dataset ({DATASETS[self.name].title}) is not available here"
         else:
             what = "the data the paper used are not available to the book"
-        effect = ("The results are the same as with the real file." if self.equivalent else
-                  "Results are illustrative only and are not counted as reproductions of the paper.")
-        return f"Stand-in data: {what}, so this section uses {self.description}. {effect} " \
-               f"{how_to_obtain(self.name)}"
+        effect = (
+            "The results are the same as with the real file."
+            if self.equivalent
+            else "Results are illustrative only and are not counted as reproductions of the paper."
+        )
+        return f"Stand-in data: {what}, so this section uses {self.description}. {effect} {how_to_obtain(self.name)}"
 
     def _repr_html_(self) -> str:
         kind, title = ("note", "Real data") if self.real else ("warning", "Stand-in data")
-        return (f'<div class="admonition {kind}"><p class="admonition-title">{title}</p>'
-                f"<p>{html.escape(self.message())}</p></div>")
+        return (
+            f'<div class="admonition {kind}"><p class="admonition-title">{title}</p>'
+            f"<p>{html.escape(self.message())}</p></div>"
+        )
 
     def __str__(self) -> str:
         return self.message()

@@ -22,19 +22,19 @@ any packaging therefore verify; a changed value raises :class:`DatasetCorrupted`
 When a copy is corrupted and a later one is good, the good one is used and the bad one reported
 with a :class:`DatasetWarning`.
 """
+
 from __future__ import annotations
 
 import gzip
 import hashlib
 import io
 import os
-
 import warnings
 import zipfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -67,8 +67,12 @@ class DatasetWarning(UserWarning):
 def in_checkout(root: Path | None = None) -> bool:
     """True when ``ldp`` is imported from a source checkout of the repository (not an installed copy)."""
     root = REPO_ROOT if root is None else root
-    return (root / "pyproject.toml").is_file() and (root / "ldp" / "data").is_dir() and \
-        "site-packages" not in root.parts and "dist-packages" not in root.parts
+    return (
+        (root / "pyproject.toml").is_file()
+        and (root / "ldp" / "data").is_dir()
+        and "site-packages" not in root.parts
+        and "dist-packages" not in root.parts
+    )
 
 
 def user_data_dir() -> Path:
@@ -211,9 +215,11 @@ def read_source(source: Source, dataset: Dataset) -> bytes:
 
 # ---------------------------------------------------------------------------- canonical tables
 def _bad(dataset: Dataset, where: str, what: str) -> DatasetCorrupted:
-    return DatasetCorrupted(f"dataset {dataset.name!r}: {where}: {what}. This is not the registered data; "
-                            f"delete the file and run `python -m ldp.data fetch` again "
-                            f"(source: {dataset.landing_page}).")
+    return DatasetCorrupted(
+        f"dataset {dataset.name!r}: {where}: {what}. This is not the registered data; "
+        f"delete the file and run `python -m ldp.data fetch` again "
+        f"(source: {dataset.landing_page})."
+    )
 
 
 def _text(content: bytes, dataset: Dataset, where: str) -> str:
@@ -231,8 +237,15 @@ def _split_csv(text: str, delimiters: str, dataset: Dataset, where: str) -> pd.D
     first = lines[0]
     delim = max(delimiters, key=first.count)
     try:
-        frame = pd.read_csv(io.StringIO("\n".join(lines)), sep=delim, header=None, dtype=str,
-                            keep_default_na=False, skipinitialspace=True, quotechar='"')
+        frame = pd.read_csv(
+            io.StringIO("\n".join(lines)),
+            sep=delim,
+            header=None,
+            dtype=str,
+            keep_default_na=False,
+            skipinitialspace=True,
+            quotechar='"',
+        )
     except (pd.errors.ParserError, ValueError) as exc:
         raise _bad(dataset, where, f"cannot be parsed as {delim!r}-separated text ({exc})") from None
     if frame.isna().any().any():
@@ -241,8 +254,14 @@ def _split_csv(text: str, delimiters: str, dataset: Dataset, where: str) -> pd.D
     return pd.DataFrame({i: np.char.strip(frame[i].to_numpy(dtype=str)).astype(object) for i in frame.columns})
 
 
-def _columns(raw: pd.DataFrame, dataset: Dataset, where: str, aliases: dict[str, str],
-             layouts: list[tuple[str, ...]], optional: tuple[str, ...] = ()) -> pd.DataFrame:
+def _columns(
+    raw: pd.DataFrame,
+    dataset: Dataset,
+    where: str,
+    aliases: dict[str, str],
+    layouts: list[tuple[str, ...]],
+    optional: tuple[str, ...] = (),
+) -> pd.DataFrame:
     """Name the columns: from a header line (mapped through ``aliases``) or, without one, by layout."""
     head = [str(v).strip().lower() for v in raw.iloc[0]]
     known = {c.lower(): c for c in dataset.columns} | {k.lower(): v for k, v in aliases.items()}
@@ -254,8 +273,12 @@ def _columns(raw: pd.DataFrame, dataset: Dataset, where: str, aliases: dict[str,
     else:
         layout = next((lay for lay in layouts if len(lay) == raw.shape[1]), None)
         if layout is None:
-            raise _bad(dataset, where, f"{raw.shape[1]} columns and no recognised header line (expected "
-                                       f"{' or '.join(str(len(lay)) for lay in layouts)} columns)")
+            raise _bad(
+                dataset,
+                where,
+                f"{raw.shape[1]} columns and no recognised header line (expected "
+                f"{' or '.join(str(len(lay)) for lay in layouts)} columns)",
+            )
         names, body = list(layout), raw
     body.columns = names
     missing = [c for c in dataset.columns if c not in names and c not in optional]
@@ -288,8 +311,13 @@ def _floats(col: pd.Series, dataset: Dataset, where: str) -> np.ndarray:
     return vals
 
 
-def _words(col: pd.Series, dataset: Dataset, where: str, mapping: dict[str, str] | None = None,
-           allowed: tuple[str, ...] | None = None) -> np.ndarray:
+def _words(
+    col: pd.Series,
+    dataset: Dataset,
+    where: str,
+    mapping: dict[str, str] | None = None,
+    allowed: tuple[str, ...] | None = None,
+) -> np.ndarray:
     vals = col.to_numpy(dtype=object)
     if mapping is not None:
         unknown = sorted(set(vals) - set(mapping))
@@ -337,24 +365,38 @@ _STAB_WORDS = ("stable", "unstable")
 
 def _parse_smartgrid(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
     cols = dataset.columns
-    raw = _columns(_split_csv(_text(content, dataset, where), ",;", dataset, where), dataset, where, {},
-                   [cols, cols[:-1]], optional=("stabf",))
+    raw = _columns(
+        _split_csv(_text(content, dataset, where), ",;", dataset, where),
+        dataset,
+        where,
+        {},
+        [cols, cols[:-1]],
+        optional=("stabf",),
+    )
     out = {c: np.round(_floats(raw[c], dataset, where), 9) for c in cols[:-1]}
     derived = np.where(out["stab"] > 0, "unstable", "stable").astype(object)
     if "stabf" in raw.columns:
         given = _words(raw["stabf"], dataset, where, allowed=_STAB_WORDS)
         wrong = np.flatnonzero(given != derived)
         if len(wrong):
-            raise _bad(dataset, where, f"stabf disagrees with the sign of stab in {len(wrong)} row(s) (first: data "
-                                       f"row {wrong[0] + 1})")
+            raise _bad(
+                dataset,
+                where,
+                f"stabf disagrees with the sign of stab in {len(wrong)} row(s) (first: data row {wrong[0] + 1})",
+            )
     out["stabf"] = derived
     return pd.DataFrame(out)
 
 
 def _parse_nursery(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
     cols = dataset.columns
-    raw = _columns(_split_csv(_text(content, dataset, where), ",", dataset, where), dataset, where,
-                   {"class": "classification"}, [cols])
+    raw = _columns(
+        _split_csv(_text(content, dataset, where), ",", dataset, where),
+        dataset,
+        where,
+        {"class": "classification"},
+        [cols],
+    )
     classes = ("not_recom", "recommend", "very_recom", "priority", "spec_prior")
     out = {c: _words(raw[c], dataset, where, allowed=NURSERY_VALUES.get(c, classes)) for c in cols}
     return pd.DataFrame(out)
@@ -365,17 +407,26 @@ _STUDENT_WORDS = ("gender", "race/ethnicity", "parental level of education", "lu
 
 def _parse_students(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
     cols = dataset.columns
-    raw = _columns(_split_csv(_text(content, dataset, where), ",", dataset, where), dataset, where,
-                   {"math": "math score", "reading": "reading score", "writing": "writing score"}, [cols])
-    out = {c: (_words(raw[c], dataset, where) if c in _STUDENT_WORDS else _ints(raw[c], dataset, where))
-           for c in cols}
+    raw = _columns(
+        _split_csv(_text(content, dataset, where), ",", dataset, where),
+        dataset,
+        where,
+        {"math": "math score", "reading": "reading score", "writing": "writing score"},
+        [cols],
+    )
+    out = {c: (_words(raw[c], dataset, where) if c in _STUDENT_WORDS else _ints(raw[c], dataset, where)) for c in cols}
     return pd.DataFrame(out)
 
 
 def _parse_cardio(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
     cols = dataset.columns
-    raw = _columns(_split_csv(_text(content, dataset, where), ";,", dataset, where), dataset, where,
-                   {"sbp": "ap_hi", "dbp": "ap_lo"}, [cols])
+    raw = _columns(
+        _split_csv(_text(content, dataset, where), ";,", dataset, where),
+        dataset,
+        where,
+        {"sbp": "ap_hi", "dbp": "ap_lo"},
+        [cols],
+    )
     out = {c: (_floats(raw[c], dataset, where) if c == "weight" else _ints(raw[c], dataset, where)) for c in cols}
     return pd.DataFrame(out)
 
@@ -384,7 +435,13 @@ def _parse_cardio(content: bytes, dataset: Dataset, part: Part, where: str) -> p
 #: original's category counts one to one) and the original words
 DIABETES_GENDER = {"Female": "Female", "Male": "Male", "Other": "Male", "1": "Female", "0": "Male"}
 DIABETES_SMOKING = {w: w for w in ("No Info", "not current", "never", "former", "ever", "current")} | {
-    "0": "No Info", "1": "not current", "2": "never", "3": "former", "4": "ever", "5": "current"}
+    "0": "No Info",
+    "1": "not current",
+    "2": "never",
+    "3": "former",
+    "4": "ever",
+    "5": "current",
+}
 
 
 def _parse_diabetes(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
@@ -404,8 +461,13 @@ def _parse_diabetes(content: bytes, dataset: Dataset, part: Part, where: str) ->
 
 
 PARSERS: dict[str, Callable[[bytes, Dataset, Part, str], pd.DataFrame]] = {
-    "adult": _parse_adult, "smartgrid": _parse_smartgrid, "retail": _parse_retail, "nursery": _parse_nursery,
-    "students": _parse_students, "cardio": _parse_cardio, "diabetes": _parse_diabetes,
+    "adult": _parse_adult,
+    "smartgrid": _parse_smartgrid,
+    "retail": _parse_retail,
+    "nursery": _parse_nursery,
+    "students": _parse_students,
+    "cardio": _parse_cardio,
+    "diabetes": _parse_diabetes,
 }
 
 
@@ -471,8 +533,12 @@ def parse_part(dataset: Dataset, part: Part, source: Source) -> pd.DataFrame:
     lines = canonical_lines(frame)
     digest = _digest(frame.columns, sorted(lines))
     if digest != part.sha256:
-        raise _bad(dataset, where, f"content checksum mismatch: sha256 of the canonical table is {digest}, the "
-                                   f"registry expects {part.sha256} (some value differs)")
+        raise _bad(
+            dataset,
+            where,
+            f"content checksum mismatch: sha256 of the canonical table is {digest}, the "
+            f"registry expects {part.sha256} (some value differs)",
+        )
     order = _published_order(dataset.name, frame)
     if order is not None:
         frame = frame.iloc[order].reset_index(drop=True)
@@ -535,9 +601,11 @@ def _stamp(dataset: Dataset) -> tuple:
 def _missing_message(dataset: Dataset) -> str:
     where = ", ".join(str(d) for d in search_dirs())
     names = " or ".join(f"{p.name}[.gz]" for p in dataset.parts)
-    return (f"dataset {dataset.name!r} ({dataset.title}) is not available: no copy of {names}"
-            f"{' or ' + ' / '.join(dataset.archives) if dataset.archives else ''} in {where}. "
-            f"{how_to_get(dataset)}")
+    return (
+        f"dataset {dataset.name!r} ({dataset.title}) is not available: no copy of {names}"
+        f"{' or ' + ' / '.join(dataset.archives) if dataset.archives else ''} in {where}. "
+        f"{how_to_get(dataset)}"
+    )
 
 
 def how_to_get(dataset: Dataset) -> str:
@@ -545,11 +613,15 @@ def how_to_get(dataset: Dataset) -> str:
     if dataset.vendored:
         return "It ships with the package; reinstall ldp-compendium if its files are missing."
     if dataset.login_required:
-        return (f"Download it from {dataset.landing_page} (Kaggle's Download button; it needs a free Kaggle "
-                f"account), then put the zip archive, or the file {dataset.parts[0].name} inside it, into "
-                f"{where_text()}. `python -m ldp.data status` then checks it.")
-    return (f"Run `python -m ldp.data fetch` (or `make data` in the repository), which downloads "
-            f"{dataset.urls[0]} into {where_text()} and verifies it; or put that file there yourself.")
+        return (
+            f"Download it from {dataset.landing_page} (Kaggle's Download button; it needs a free Kaggle "
+            f"account), then put the zip archive, or the file {dataset.parts[0].name} inside it, into "
+            f"{where_text()}. `python -m ldp.data status` then checks it."
+        )
+    return (
+        f"Run `python -m ldp.data fetch` (or `make data` in the repository), which downloads "
+        f"{dataset.urls[0]} into {where_text()} and verifies it; or put that file there yourself."
+    )
 
 
 def load(name: str) -> pd.DataFrame:
@@ -584,9 +656,11 @@ def load(name: str) -> pd.DataFrame:
     parts = []
     for part, frame in zip(dataset.parts, result.frames):
         if not frame.attrs.pop("in_published_order"):
-            notes.append(f"dataset {name!r}: the rows of {', '.join(map(str, result.used))} are not in the order "
-                         f"of the original publication; results that depend on row order (leading rows, "
-                         f"seeded subsamples) will differ from the book's.")
+            notes.append(
+                f"dataset {name!r}: the rows of {', '.join(map(str, result.used))} are not in the order "
+                f"of the original publication; results that depend on row order (leading rows, "
+                f"seeded subsamples) will differ from the book's."
+            )
         if name == "adult":
             frame["split"] = part.key
         parts.append(frame)
@@ -612,8 +686,26 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(gzip.decompress(raw) if str(path).endswith(".gz") else raw).hexdigest()
 
 
-__all__ = ["DataDirError", "DatasetCorrupted", "DatasetUnavailable", "DatasetWarning", "Inspection", "Source",
-           "candidates", "content_sha256", "data_home", "env_data_dir", "get_dataset", "how_to_get", "in_checkout",
-           "inspect", "is_available", "load", "parse_part", "search_dirs", "sha256_of", "user_data_dir",
-           "where_text"]
-
+__all__ = [
+    "DataDirError",
+    "DatasetCorrupted",
+    "DatasetUnavailable",
+    "DatasetWarning",
+    "Inspection",
+    "Source",
+    "candidates",
+    "content_sha256",
+    "data_home",
+    "env_data_dir",
+    "get_dataset",
+    "how_to_get",
+    "in_checkout",
+    "inspect",
+    "is_available",
+    "load",
+    "parse_part",
+    "search_dirs",
+    "sha256_of",
+    "user_data_dir",
+    "where_text",
+]

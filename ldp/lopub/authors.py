@@ -42,20 +42,22 @@ What we inferred (not found in the files read):
 which of them matter.  The module uses a local :class:`random.Random` instance only to
 reproduce the Mersenne-Twister stream; it never touches the global ``random`` state.
 """
+
 from __future__ import annotations
 
 import math
 import random as _random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._checks import check_int, check_probability
+from ..tables import CodedTable
 from .datasets import code_adult
 from .dependency import check_edge_rule, empirical_mi_matrix
 from .pruning import ROUNDINGS, SORT_KEYS, pruning_table
-from ..tables import CodedTable
 
 #: the six integer-valued Adult attributes that the authors cut into equal-width bins
 ADULT_BINNED = ("age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week")
@@ -87,7 +89,7 @@ def equal_width_bins(x: Any, bins: int = ADULT_BINS) -> np.ndarray:
     if hi == lo:
         raise ValueError(f"x is constant ({lo}); equal-width bins need max > min")
     span = hi - lo
-    ceil = -((-bins * (v - lo)) // span)          # ceil(bins (x - lo) / span), exactly
+    ceil = -((-bins * (v - lo)) // span)  # ceil(bins (x - lo) / span), exactly
     return np.maximum(ceil - 1, 0)
 
 
@@ -186,9 +188,17 @@ def authors_sample(table: CodedTable, rate: float = SAMPLE_RATE, seed: int = SAM
     return table.take(np.asarray(idx, dtype=np.int64))
 
 
-def table7(table: CodedTable, phis: Sequence[float] = TABLE7_PHIS, *, data: str = "sample",
-           key: str = "authors", rounding: str = "half_up", edge_rule: str = ">",
-           rate: float = SAMPLE_RATE, seed: int = SAMPLE_SEED) -> pd.DataFrame:
+def table7(
+    table: CodedTable,
+    phis: Sequence[float] = TABLE7_PHIS,
+    *,
+    data: str = "sample",
+    key: str = "authors",
+    rounding: str = "half_up",
+    edge_rule: str = ">",
+    rate: float = SAMPLE_RATE,
+    seed: int = SAMPLE_SEED,
+) -> pd.DataFrame:
     """Table 7's layout (:func:`~ldp.lopub.pruning.pruning_table`, non-binary mode) for a coded table.
 
     The defaults are the authors' computation as we reconstructed it: the 10 % sample of
@@ -208,5 +218,4 @@ def table7(table: CodedTable, phis: Sequence[float] = TABLE7_PHIS, *, data: str 
     rows = authors_sample(table, rate, seed) if data == "sample" else table
     mi = empirical_mi_matrix(rows.codes, rows.sizes)
     margs = [np.bincount(rows.codes[:, j], minlength=v) / rows.n for j, v in enumerate(rows.sizes)]
-    return pruning_table(mi, margs, rows.sizes, phis, mode="nonbinary", rounding=rounding, key=key,
-                         edge_rule=edge_rule)
+    return pruning_table(mi, margs, rows.sizes, phis, mode="nonbinary", rounding=rounding, key=key, edge_rule=edge_rule)

@@ -22,6 +22,7 @@
 :func:`adult_standin` and :func:`retail_standin` are used only when the real files
 are missing (see ``ldp.data.load_or_standin``).
 """
+
 from __future__ import annotations
 
 import math
@@ -36,8 +37,20 @@ from .._checks import as_generator, check_int
 from ..tables import CodedTable, equal_width_codes, interval_labels
 
 ADULT_ATTRIBUTES = (
-    "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
-    "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week", "native_country",
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "education_num",
+    "marital_status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital_gain",
+    "capital_loss",
+    "hours_per_week",
+    "native_country",
     "income",
 )
 #: 0-based indices of the SVM targets of Sec. 6.3 (sex and income; the paper prints "marital", E14)
@@ -65,8 +78,13 @@ def _zero_then_quantile(x: np.ndarray, k: int) -> tuple[np.ndarray, tuple[str, .
     return codes, ("0",) + interval_labels(edges)
 
 
-_ADULT_BINS = {"age": (_equal_width, 32), "fnlwgt": (_quantile, 32), "capital_gain": (_zero_then_quantile, 16),
-               "capital_loss": (_zero_then_quantile, 8), "hours_per_week": (_equal_width, 32)}
+_ADULT_BINS = {
+    "age": (_equal_width, 32),
+    "fnlwgt": (_quantile, 32),
+    "capital_gain": (_zero_then_quantile, 16),
+    "capital_loss": (_zero_then_quantile, 8),
+    "hours_per_week": (_equal_width, 32),
+}
 
 
 def code_adult(frame: pd.DataFrame, code_column: Callable[[str, pd.Series], tuple[np.ndarray, tuple]]) -> CodedTable:
@@ -172,16 +190,16 @@ def _labels(sizes: Sequence[int]) -> tuple[tuple[int, ...], ...]:
 
 #: TPC-E stand-in: 24 attributes mimicking Trade, Trade_Type, Security and Status_Type joined
 _TPCE_SPEC = (
-    ("trade_type", 5, None, "root", 5.0),                    # TMB TMS TSL TLS TLB
-    ("tt_is_sell", 2, 0, "map", [0, 1, 1, 1, 0]),            # 1-based 2: binary
-    ("trade_status", 5, 0, "dirichlet", 0.6),                # CMPT ACTV SBMT PNDG CNCL
+    ("trade_type", 5, None, "root", 5.0),  # TMB TMS TSL TLS TLB
+    ("tt_is_sell", 2, 0, "map", [0, 1, 1, 1, 0]),  # 1-based 2: binary
+    ("trade_status", 5, 0, "dirichlet", 0.6),  # CMPT ACTV SBMT PNDG CNCL
     ("t_qty", 16, 0, "dirichlet", 0.8),
     ("sector", 12, None, "root", 3.0),
     ("t_bid_price", 32, 4, "diag", 4.0),
     ("t_trade_price", 32, 5, "diag", 0.8),
     ("t_chrg", 8, 0, "dirichlet", 0.3),
     ("t_comm", 16, 3, "diag", 1.5),
-    ("t_is_cash", 2, 2, "dirichlet", 2.0),                   # 1-based 10: binary
+    ("t_is_cash", 2, 2, "dirichlet", 2.0),  # 1-based 10: binary
     ("broker", 10, 9, "dirichlet", 1.5),
     ("trade_month", 12, None, "root", 50.0),
     ("trade_hour", 8, 2, "dirichlet", 2.0),
@@ -194,8 +212,8 @@ _TPCE_SPEC = (
     ("s_52wk_low", 32, 5, "diag", 1.5),
     ("s_dividend", 8, 13, "dirichlet", 0.5),
     ("s_yield", 16, 20, "diag", 1.2),
-    ("t_lifo", 2, 9, "dirichlet", 1.0),                      # 1-based 23: binary
-    ("st_status", 2, 14, "dirichlet", 0.8),                  # 1-based 24: binary
+    ("t_lifo", 2, 9, "dirichlet", 1.0),  # 1-based 23: binary
+    ("st_status", 2, 14, "dirichlet", 0.8),  # 1-based 24: binary
 )
 
 _ADULT_STANDIN_SPEC = (
@@ -230,8 +248,7 @@ def adult_standin(n: int = 45_222, rng: Any = 1994) -> CodedTable:
     n = check_int(n, "n", minimum=1)
     gen = as_generator(rng)
     codes = _network(_ADULT_STANDIN_SPEC, n, gen)
-    return CodedTable(codes, tuple(s[0] for s in _ADULT_STANDIN_SPEC),
-                      _labels([s[1] for s in _ADULT_STANDIN_SPEC]))
+    return CodedTable(codes, tuple(s[0] for s in _ADULT_STANDIN_SPEC), _labels([s[1] for s in _ADULT_STANDIN_SPEC]))
 
 
 def retail_standin(n: int = RETAIL_RECORDS, d: int = RETAIL_ITEMS, rng: Any = 1999) -> CodedTable:
@@ -243,7 +260,7 @@ def retail_standin(n: int = RETAIL_RECORDS, d: int = RETAIL_ITEMS, rng: Any = 19
     n = check_int(n, "n", minimum=1)
     d = check_int(d, "d", minimum=2)
     gen = as_generator(rng)
-    z = (gen.random(n) < 0.35).astype(np.int64)          # occasional vs. heavy shoppers
+    z = (gen.random(n) < 0.35).astype(np.int64)  # occasional vs. heavy shoppers
     rates = np.vstack([gen.uniform(0.03, 0.2, d), gen.uniform(0.35, 0.8, d)])
     codes = (gen.random((n, d)) < rates[z]).astype(np.int64)
     return CodedTable(codes, tuple(f"item_{j}" for j in range(d)), ((0, 1),) * d)

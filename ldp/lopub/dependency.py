@@ -14,10 +14,12 @@
   (false positive) and lost (false negative; the paper calls it "true negative")
   pairs, each as a fraction of the ``C(d, 2)`` pairs, so the three sum to 1.
 """
+
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -59,15 +61,18 @@ def mi_threshold(size_m: int, size_n: int, phi: float) -> float:
     phi = check_probability(phi, "phi")
     if size_m < 2 or size_n < 2:
         raise ValueError(f"domain sizes must be >= 2, got {size_m} and {size_n}")
-    return min(size_m - 1, size_n - 1) * phi ** 2 / 2
+    return min(size_m - 1, size_n - 1) * phi**2 / 2
 
 
 def empirical_joint(codes: Any, domains: Sequence[int], attrs: Sequence[int]) -> np.ndarray:
     """Empirical joint distribution of the columns ``attrs`` of an ``(N, d)`` integer code matrix."""
     x, sizes = check_code_matrix(codes, domains)
     attrs = tuple(attrs)
-    if not attrs or len(set(attrs)) != len(attrs) or not all(
-            isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= a < len(sizes) for a in attrs):
+    if (
+        not attrs
+        or len(set(attrs)) != len(attrs)
+        or not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= a < len(sizes) for a in attrs)
+    ):
         raise ValueError(f"attrs must be distinct column indices in 0..{len(sizes) - 1}, got {attrs!r}")
     shape = tuple(sizes[a] for a in attrs)
     flat = np.ravel_multi_index(tuple(x[:, a] for a in attrs), shape)
@@ -81,14 +86,15 @@ def empirical_mi_matrix(codes: Any, domains: Sequence[int]) -> np.ndarray:
     return pairwise_mi(lambda pair: empirical_joint(codes, domains, pair), d)
 
 
-def pairwise_mi(joint_fn: Callable[[tuple[int, int]], np.ndarray], d: int,
-                pairs: Sequence[tuple[int, int]] | None = None) -> np.ndarray:
+def pairwise_mi(
+    joint_fn: Callable[[tuple[int, int]], np.ndarray], d: int, pairs: Sequence[tuple[int, int]] | None = None
+) -> np.ndarray:
     """Symmetric ``d x d`` matrix of mutual informations; ``joint_fn((m, n))`` returns the 2-D joint.
 
     Only ``pairs`` are evaluated (all ``C(d, 2)`` by default); other entries stay 0.
     """
     mi = np.zeros((d, d))
-    for m, n in (itertools.combinations(range(d), 2) if pairs is None else pairs):
+    for m, n in itertools.combinations(range(d), 2) if pairs is None else pairs:
         mi[m, n] = mi[n, m] = mutual_information(joint_fn((m, n)))
     return mi
 
@@ -103,8 +109,14 @@ def check_edge_rule(edge_rule: str) -> str:
     return edge_rule
 
 
-def dependency_graph(mi: Any, domains: Sequence[int], phi: float,
-                     pairs: Sequence[tuple[int, int]] | None = None, *, edge_rule: str = ">=") -> np.ndarray:
+def dependency_graph(
+    mi: Any,
+    domains: Sequence[int],
+    phi: float,
+    pairs: Sequence[tuple[int, int]] | None = None,
+    *,
+    edge_rule: str = ">=",
+) -> np.ndarray:
     """Adjacency matrix ``G`` (0/1, zero diagonal) with ``G[m, n] = 1`` iff ``I_mn >= tau_mn``.
 
     Only ``pairs`` are tested (all pairs by default).  ``edge_rule=">"`` tests ``I_mn > tau_mn``
@@ -116,7 +128,7 @@ def dependency_graph(mi: Any, domains: Sequence[int], phi: float,
     if mi.shape != (d, d):
         raise ValueError(f"mi must be ({d}, {d}) for {d} domains, got {mi.shape}")
     g = np.zeros((d, d), dtype=np.int8)
-    for m, n in (itertools.combinations(range(d), 2) if pairs is None else pairs):
+    for m, n in itertools.combinations(range(d), 2) if pairs is None else pairs:
         tau = mi_threshold(domains[m], domains[n], phi)
         if (mi[m, n] > tau) if strict else (mi[m, n] >= tau):
             g[m, n] = g[n, m] = 1
@@ -143,5 +155,8 @@ def identification_rates(estimated: Any, reference: Any) -> dict[str, float]:
     total = e.size
     if total == 0:
         raise ValueError("graphs need at least two attributes")
-    return {"accuracy": float(np.mean(e == r)), "added": float(np.sum(e & ~r) / total),
-            "lost": float(np.sum(~e & r) / total)}
+    return {
+        "accuracy": float(np.mean(e == r)),
+        "added": float(np.sum(e & ~r) / total),
+        "lost": float(np.sum(~e & r) / total),
+    }

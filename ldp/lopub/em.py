@@ -31,6 +31,7 @@ Implementation notes
   are evaluated (the saving Lasso+EM, Alg. 3, is designed for); otherwise the
   dense path runs with the zeros in place, which gives the same iterates.
 """
+
 from __future__ import annotations
 
 import math
@@ -139,12 +140,20 @@ def _z_guard(z: np.ndarray) -> None:
     if not np.all(z > 0):
         raise FloatingPointError(
             "a report has zero likelihood under every allowed cell (underflow or an empty support); "
-            "use a larger support or a larger f")
+            "use a larger support or a larger f"
+        )
 
 
-def em_joint(reports: LoPubReports, attrs: Iterable[int] | int, *, delta: float = 1e-3,
-             criterion: str = "linf", init: Any = None, support: Any = None,
-             max_iter: int = 10_000) -> EMResult:
+def em_joint(
+    reports: LoPubReports,
+    attrs: Iterable[int] | int,
+    *,
+    delta: float = 1e-3,
+    criterion: str = "linf",
+    init: Any = None,
+    support: Any = None,
+    max_iter: int = 10_000,
+) -> EMResult:
     """EM_JD: estimate the joint distribution of the attributes ``attrs`` (Alg. 1 of Ren et al.).
 
     Parameters
@@ -186,8 +195,7 @@ def em_joint(reports: LoPubReports, attrs: Iterable[int] | int, *, delta: float 
     return EMResult(joint, it, conv, ll + const, attrs)
 
 
-def _em_dense(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criterion: str,
-              max_iter: int):
+def _em_dense(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criterion: str, max_iter: int):
     k = len(lik)
     lead = int(np.argmax([m.shape[1] for m in lik]))
     order = [lead] + [j for j in range(k) if j != lead]
@@ -223,8 +231,7 @@ def _em_dense(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criter
     return np.ascontiguousarray(joint), it, converged, np.asarray(history)
 
 
-def _em_sparse(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criterion: str,
-               max_iter: int):
+def _em_sparse(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criterion: str, max_iter: int):
     shape = p.shape
     flat = p.ravel()
     idx = np.flatnonzero(flat)
@@ -264,8 +271,14 @@ def _em_sparse(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, crite
     return out, it, converged, np.asarray(history)
 
 
-def em_joint_per_report(reports: LoPubReports, attrs: Iterable[int] | int, *, delta: float = 1e-3,
-                        criterion: str = "linf", max_iter: int = 10_000) -> EMResult:
+def em_joint_per_report(
+    reports: LoPubReports,
+    attrs: Iterable[int] | int,
+    *,
+    delta: float = 1e-3,
+    criterion: str = "linf",
+    max_iter: int = 10_000,
+) -> EMResult:
     """Reference EM_JD written as a Python loop over reports, line by line as Algorithm 1.
 
     Same result as :func:`em_joint` (uniform start, no support).  It exists only as an
@@ -290,13 +303,13 @@ def em_joint_per_report(reports: LoPubReports, attrs: Iterable[int] | int, *, de
     while it < max_iter:
         acc = [0.0] * len(cells)
         ll = 0.0
-        for lik_i, top in cond:                      # lines 10-14: posterior of every user
+        for lik_i, top in cond:  # lines 10-14: posterior of every user
             z = sum(pc * lc for pc, lc in zip(p, lik_i))
             ll += math.log(z) + top
             for c in range(len(cells)):
                 acc[c] += p[c] * lik_i[c] / z
         history.append(ll)
-        new = [a / reports.n for a in acc]           # line 15
+        new = [a / reports.n for a in acc]  # line 15
         it += 1
         old = np.asarray(p)
         p = new

@@ -25,6 +25,7 @@ guarantee is ``sum_j 2h ln((2-f)/f)`` (``d`` times Eq. (8)), which is tight when
 each attribute has two values with disjoint filters.  Everything the server
 computes afterwards is post-processing.
 """
+
 from __future__ import annotations
 
 import math
@@ -113,15 +114,25 @@ class LoPubEncoder:
         are not used, and every row must have 1 to ``h`` ones.
     """
 
-    def __init__(self, domains: Sequence[int], *, f: float, m: int = 128, h: int = 4, sizing: str = "fixed",
-                 hash_seed: int = 0, names: Sequence[str] | None = None,
-                 filters: Sequence[Any] | None = None) -> None:
+    def __init__(
+        self,
+        domains: Sequence[int],
+        *,
+        f: float,
+        m: int = 128,
+        h: int = 4,
+        sizing: str = "fixed",
+        hash_seed: int = 0,
+        names: Sequence[str] | None = None,
+        filters: Sequence[Any] | None = None,
+    ) -> None:
         self.f = check_probability(f, "f", open_low=True, open_high=True)
         self.h = check_int(h, "h", minimum=1)
         self.m = check_int(m, "m", minimum=1)
         if self.m < self.h:
-            raise ValueError(f"m must be >= h: a filter of m = {self.m} bits cannot hold h = {self.h} hash "
-                             "positions meaningfully")
+            raise ValueError(
+                f"m must be >= h: a filter of m = {self.m} bits cannot hold h = {self.h} hash positions meaningfully"
+            )
         if sizing not in SIZINGS:
             raise ValueError(f"sizing must be one of {SIZINGS}, got {sizing!r}")
         if len(domains) == 0:
@@ -143,17 +154,27 @@ class LoPubEncoder:
             else:
                 mj = self.m if sizing == "fixed" else min(self.m, math.ceil(self.h * v / math.log(2)))
             if mj < v:
-                raise ValueError(f"attribute {self.names[j]!r} has {v} values but only m = {mj} bits: its "
-                                 "filters cannot be linearly independent; increase m")
+                raise ValueError(
+                    f"attribute {self.names[j]!r} has {v} values but only m = {mj} bits: its "
+                    "filters cannot be linearly independent; increase m"
+                )
             lengths.append(mj)
         if filters is not None:
-            self.oracles = tuple(BloomRAPPOR(f=self.f, d=v, m=mj, h=self.h, filters=filters[j])
-                                 for j, (v, mj) in enumerate(zip(self.domains, lengths)))
+            self.oracles = tuple(
+                BloomRAPPOR(f=self.f, d=v, m=mj, h=self.h, filters=filters[j])
+                for j, (v, mj) in enumerate(zip(self.domains, lengths))
+            )
         else:
             self.oracles = tuple(
-                BloomRAPPOR(f=self.f, d=v, m=mj, h=self.h,
-                            hash_seed=full_rank_seed(v, mj, self.h, start=self.hash_seed + SEED_STRIDE * j))
-                for j, (v, mj) in enumerate(zip(self.domains, lengths)))
+                BloomRAPPOR(
+                    f=self.f,
+                    d=v,
+                    m=mj,
+                    h=self.h,
+                    hash_seed=full_rank_seed(v, mj, self.h, start=self.hash_seed + SEED_STRIDE * j),
+                )
+                for j, (v, mj) in enumerate(zip(self.domains, lengths))
+            )
         self.filters = tuple(o.bloom_matrix() for o in self.oracles)
 
     @property
@@ -198,9 +219,10 @@ class LoPubEncoder:
         cols = tuple(range(self.d)) if attrs is None else check_attrs(attrs, self.d)
         gen = as_generator(rng)
         bits = tuple(self.oracles[j].perturb(codes[:, j], gen) for j in cols)
-        return LoPubReports(bits, tuple(self.filters[j] for j in cols), self.f,
-                            tuple(self.names[j] for j in cols))
+        return LoPubReports(bits, tuple(self.filters[j] for j in cols), self.f, tuple(self.names[j] for j in cols))
 
     def __repr__(self) -> str:
-        return (f"LoPubEncoder(d={self.d}, f={self.f:g}, m={self.m}, h={self.h}, sizing={self.sizing!r}, "
-                f"hash_seed={self.hash_seed})")
+        return (
+            f"LoPubEncoder(d={self.d}, f={self.f:g}, m={self.m}, h={self.h}, sizing={self.sizing!r}, "
+            f"hash_seed={self.hash_seed})"
+        )

@@ -22,6 +22,7 @@ seed and bootstrap exactly as scikit-learn does reproduces its predictions
 with aggregated weights as ``sample_weight`` would *not* be the same model: the
 bootstrap would then draw distinct records, not rows.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -42,8 +43,9 @@ MODELS = ("svm", "rf")
 _MAX_INT = np.iinfo(np.int32).max
 
 
-def forest_predict(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, *, n_estimators: int,
-                   seed: int) -> np.ndarray:
+def forest_predict(
+    x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, *, n_estimators: int, seed: int
+) -> np.ndarray:
     """Predictions of ``RandomForestClassifier(n_estimators, random_state=seed, n_jobs=1)`` fitted on the training rows.
 
     When at most half the training rows are distinct, each tree is fitted on the distinct
@@ -67,7 +69,7 @@ def forest_predict(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray,
     test_uniq, test_inverse = np.unique(x_test, axis=0, return_inverse=True)
     xt = test_uniq.astype(np.float32)
     state = np.random.RandomState(seed)
-    tree_seeds = [state.randint(_MAX_INT) for _ in range(n_estimators)]     # as BaseEnsemble._make_estimator
+    tree_seeds = [state.randint(_MAX_INT) for _ in range(n_estimators)]  # as BaseEnsemble._make_estimator
     proba = np.zeros((xt.shape[0], classes.size))
     for tree_seed in tree_seeds:
         # as sklearn.ensemble._forest._generate_sample_indices, then the counts as sample weights
@@ -107,8 +109,9 @@ def _features(table: CodedTable, target: int, model: str) -> Any:
     return one_hot(x, [table.sizes[j] for j in cols]) if model == "svm" else x
 
 
-def classification_rate(train: CodedTable, test: CodedTable, target: int, *, model: str = "rf",
-                        n_estimators: int = 100, rng: Any = None) -> float:
+def classification_rate(
+    train: CodedTable, test: CodedTable, target: int, *, model: str = "rf", n_estimators: int = 100, rng: Any = None
+) -> float:
     """Accuracy on ``test`` of a ``model`` trained on ``train`` to predict attribute ``target``."""
     if model not in MODELS:
         raise ValueError(f"model must be one of {MODELS}, got {model!r}")
@@ -120,9 +123,14 @@ def classification_rate(train: CodedTable, test: CodedTable, target: int, *, mod
     if np.unique(y_train).size == 1:
         return float(np.mean(y_test == y_train[0]))
     if model == "rf":
-        seed = int(as_generator(rng).integers(2 ** 31 - 1))
-        pred = forest_predict(_features(train, target, model), y_train, _features(test, target, model),
-                              n_estimators=n_estimators, seed=seed)
+        seed = int(as_generator(rng).integers(2**31 - 1))
+        pred = forest_predict(
+            _features(train, target, model),
+            y_train,
+            _features(test, target, model),
+            n_estimators=n_estimators,
+            seed=seed,
+        )
         return float(np.mean(pred == y_test))
     clf = LinearSVC(C=1.0, max_iter=5000)
     with warnings.catch_warnings():
@@ -131,14 +139,22 @@ def classification_rate(train: CodedTable, test: CodedTable, target: int, *, mod
     return float(np.mean(clf.predict(_features(test, target, model)) == y_test))
 
 
-def average_classification_rate(train: CodedTable, test: CodedTable, targets: Sequence[int], *,
-                                model: str = "rf", n_estimators: int = 100, rng: Any = None) -> float:
+def average_classification_rate(
+    train: CodedTable,
+    test: CodedTable,
+    targets: Sequence[int],
+    *,
+    model: str = "rf",
+    n_estimators: int = 100,
+    rng: Any = None,
+) -> float:
     """Mean of :func:`classification_rate` over ``targets``."""
     if len(targets) == 0:
         raise ValueError("targets is empty")
     gen = as_generator(rng)
-    return float(np.mean([classification_rate(train, test, t, model=model, n_estimators=n_estimators,
-                                              rng=gen) for t in targets]))
+    return float(
+        np.mean([classification_rate(train, test, t, model=model, n_estimators=n_estimators, rng=gen) for t in targets])
+    )
 
 
 def train_test_split_rows(n: int, test_fraction: float = 0.2, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:

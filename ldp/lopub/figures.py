@@ -4,6 +4,7 @@ The estimators keep their paper names (``EM_JD``, ``Lasso_JD``, ``Lasso+EM_JD``)
 tables; in figures they are drawn with the book-wide styles of ``EM``, ``Lasso``
 and ``Lasso+EM`` (``ldp.plotting.style_for``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -23,8 +24,17 @@ def method_style(method: str) -> dict[str, str]:
     return style_for(_STYLE_KEY.get(method, method))
 
 
-def plot_by_method(ax: Any, frame: pd.DataFrame, x: str, y: str, *, methods: Sequence[str] = METHODS,
-                   logy: bool = False, errorbars: bool = True, label_suffix: str = "") -> Any:
+def plot_by_method(
+    ax: Any,
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    *,
+    methods: Sequence[str] = METHODS,
+    logy: bool = False,
+    errorbars: bool = True,
+    label_suffix: str = "",
+) -> Any:
     """Mean of ``y`` against ``x`` for every method, with +-1 standard error bars when there are repeats."""
     missing = [c for c in (x, y, "method") if c not in frame.columns]
     if missing:

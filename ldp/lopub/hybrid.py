@@ -10,6 +10,7 @@ lets EM evaluate only the ``v'`` surviving cells (Theorems 6-7).
 Caveat: a true cell that Lasso zeroes can never come back, so the support of the
 result is contained in the support of the Lasso estimate (test T-L5).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -37,9 +38,16 @@ class HybridResult:
         return self.em.iterations
 
 
-def lasso_em_joint(reports: LoPubReports, attrs: Iterable[int] | int, *, alpha: float = 1e-5,
-                   delta: float = 1e-3, criterion: str = "linf", max_iter: int = 10_000,
-                   start: LassoResult | None = None) -> HybridResult:
+def lasso_em_joint(
+    reports: LoPubReports,
+    attrs: Iterable[int] | int,
+    *,
+    alpha: float = 1e-5,
+    delta: float = 1e-3,
+    criterion: str = "linf",
+    max_iter: int = 10_000,
+    start: LassoResult | None = None,
+) -> HybridResult:
     """Lasso+EM_JD for the cluster ``attrs`` (Alg. 3 of Ren et al.).
 
     If Lasso returns no positive coefficient (its uniform fallback), EM runs on the full
@@ -56,6 +64,7 @@ def lasso_em_joint(reports: LoPubReports, attrs: Iterable[int] | int, *, alpha: 
         em = em_joint(reports, attrs, delta=delta, criterion=criterion, max_iter=max_iter)
         return HybridResult(em.joint, start, em, int(em.joint.size))
     support = start.joint > 0
-    em = em_joint(reports, attrs, delta=delta, criterion=criterion, init=start.joint, support=support,
-                  max_iter=max_iter)
+    em = em_joint(
+        reports, attrs, delta=delta, criterion=criterion, init=start.joint, support=support, max_iter=max_iter
+    )
     return HybridResult(em.joint, start, em, int(support.sum()))

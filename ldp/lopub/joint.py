@@ -6,12 +6,12 @@ iteration count, so that experiments and the pipeline treat the estimators
 uniformly.  The method names are the paper's and are the keys of
 ``ldp.plotting.style_for``.
 """
+
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -45,9 +45,16 @@ def check_method(method: Any) -> str:
     return method
 
 
-def estimate_joint(reports: LoPubReports, attrs: Iterable[int] | int, method: str = LASSO_EM, *,
-                   alpha: float = 1e-5, delta: float = 1e-3, criterion: str = "linf",
-                   max_iter: int = 10_000) -> JointEstimate:
+def estimate_joint(
+    reports: LoPubReports,
+    attrs: Iterable[int] | int,
+    method: str = LASSO_EM,
+    *,
+    alpha: float = 1e-5,
+    delta: float = 1e-3,
+    criterion: str = "linf",
+    max_iter: int = 10_000,
+) -> JointEstimate:
     """Estimate the joint of ``attrs`` with ``method`` in ``("EM_JD", "Lasso_JD", "Lasso+EM_JD")``."""
     method = check_method(method)
     attrs = reports.attrs(attrs)
@@ -64,9 +71,16 @@ def estimate_joint(reports: LoPubReports, attrs: Iterable[int] | int, method: st
     return JointEstimate(joint, method, attrs, time.perf_counter() - start, it, conv)
 
 
-def estimate_joints(reports: LoPubReports, attrs: Iterable[int] | int, methods: Sequence[str] = METHODS, *,
-                    alpha: float = 1e-5, delta: float = 1e-3, criterion: str = "linf",
-                    max_iter: int = 10_000) -> dict[str, JointEstimate]:
+def estimate_joints(
+    reports: LoPubReports,
+    attrs: Iterable[int] | int,
+    methods: Sequence[str] = METHODS,
+    *,
+    alpha: float = 1e-5,
+    delta: float = 1e-3,
+    criterion: str = "linf",
+    max_iter: int = 10_000,
+) -> dict[str, JointEstimate]:
     """:func:`estimate_joint` for several methods on the same reports, each from an empty cache.
 
     When both Lasso_JD and Lasso+EM_JD are asked for, the Lasso fit (line 1 of Alg. 3 is
@@ -87,10 +101,12 @@ def estimate_joints(reports: LoPubReports, attrs: Iterable[int] | int, methods: 
             out[method] = JointEstimate(lasso.joint, method, attrs, lasso_seconds, 0, lasso.converged)
         elif method == LASSO_EM and lasso is not None:
             start = time.perf_counter()
-            r = lasso_em_joint(reports.uncached(), attrs, alpha=alpha, delta=delta, criterion=criterion,
-                               max_iter=max_iter, start=lasso)
-            out[method] = JointEstimate(r.joint, method, attrs, lasso_seconds + time.perf_counter() - start,
-                                        r.iterations, r.em.converged)
+            r = lasso_em_joint(
+                reports.uncached(), attrs, alpha=alpha, delta=delta, criterion=criterion, max_iter=max_iter, start=lasso
+            )
+            out[method] = JointEstimate(
+                r.joint, method, attrs, lasso_seconds + time.perf_counter() - start, r.iterations, r.em.converged
+            )
         else:
             out[method] = estimate_joint(reports.uncached(), attrs, method, **opts)
     return out

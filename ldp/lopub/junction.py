@@ -12,6 +12,7 @@ The paper leaves the triangulation heuristic open (erratum E8).  Here:
   the running-intersection property, checked by
   :func:`has_running_intersection`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -62,7 +63,7 @@ def triangulate(adjacency: Any) -> tuple[nx.Graph, list[tuple[int, int]]]:
         best, best_fill = None, None
         for v in sorted(work.nodes):
             nb = sorted(work.neighbors(v))
-            missing = [(a, b) for i, a in enumerate(nb) for b in nb[i + 1:] if not work.has_edge(a, b)]
+            missing = [(a, b) for i, a in enumerate(nb) for b in nb[i + 1 :] if not work.has_edge(a, b)]
             if best_fill is None or len(missing) < len(best_fill):
                 best, best_fill = v, missing
                 if not missing:

@@ -28,6 +28,7 @@ Unspecified details and the choices made here (erratum E5): scikit-learn's
 coefficients live on the probability scale) with ``alpha = 1e-5`` by default, and
 renormalisation of the coefficients to sum 1 (the raw sum is reported).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -103,8 +104,7 @@ def candidate_matrix(filters: Sequence[Any]) -> np.ndarray:
 
 def candidate_rank(filters: Sequence[Any]) -> int:
     """Rank of the candidate matrix; at most ``sum_j |Omega_j| - (k - 1)`` (identifiability limit)."""
-    return int(np.linalg.matrix_rank(candidate_matrix(filters)
-                                     .astype(float)))
+    return int(np.linalg.matrix_rank(candidate_matrix(filters).astype(float)))
 
 
 def identifiability_bound(domains: Sequence[int]) -> int:
@@ -112,8 +112,9 @@ def identifiability_bound(domains: Sequence[int]) -> int:
     return int(sum(domains) - (len(domains) - 1))
 
 
-def lasso_from_counts(y: Any, M: Any, n: int, *, alpha: float = 1e-5, renormalize: bool = True,
-                      max_iter: int = 100_000, tol: float = 1e-6) -> LassoResult:
+def lasso_from_counts(
+    y: Any, M: Any, n: int, *, alpha: float = 1e-5, renormalize: bool = True, max_iter: int = 100_000, tol: float = 1e-6
+) -> LassoResult:
     """The regression step of Alg. 2: fit ``y ~ M^T beta`` with ``beta >= 0`` and return ``beta / n``.
 
     Parameters
@@ -136,8 +137,9 @@ def lasso_from_counts(y: Any, M: Any, n: int, *, alpha: float = 1e-5, renormaliz
     y = np.asarray(y, dtype=float)
     if M.ndim != 2 or y.ndim != 1 or M.shape[1] != y.size:
         raise ValueError(f"M must be (cells, {y.size}) for a target of length {y.size}, got {M.shape}")
-    model = Lasso(alpha=float(alpha), positive=True, fit_intercept=False, max_iter=max_iter, tol=tol,
-                  selection="cyclic")
+    model = Lasso(
+        alpha=float(alpha), positive=True, fit_intercept=False, max_iter=max_iter, tol=tol, selection="cyclic"
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         model.fit(M.T, y / n)
@@ -146,16 +148,23 @@ def lasso_from_counts(y: Any, M: Any, n: int, *, alpha: float = 1e-5, renormaliz
     raw = float(beta.sum())
     fallback = raw <= 0
     if fallback:
-        warnings.warn("Lasso_JD: every coefficient is zero; returning the uniform distribution",
-                      RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            "Lasso_JD: every coefficient is zero; returning the uniform distribution", RuntimeWarning, stacklevel=2
+        )
         beta = np.full(M.shape[0], 1.0 / M.shape[0])
     elif renormalize:
         beta = beta / raw
     return LassoResult(beta, raw, converged, fallback)
 
 
-def lasso_joint(reports: LoPubReports, attrs: Iterable[int] | int, *, alpha: float = 1e-5,
-                renormalize: bool = True, max_iter: int = 100_000) -> LassoResult:
+def lasso_joint(
+    reports: LoPubReports,
+    attrs: Iterable[int] | int,
+    *,
+    alpha: float = 1e-5,
+    renormalize: bool = True,
+    max_iter: int = 100_000,
+) -> LassoResult:
     """Lasso_JD: estimate the joint of ``attrs`` from the reports (Alg. 2 of Ren et al.)."""
     attrs = reports.attrs(attrs)
     y = np.concatenate([debias_counts(c, reports.n, reports.f) for c in bit_counts(reports, attrs)])
@@ -165,8 +174,9 @@ def lasso_joint(reports: LoPubReports, attrs: Iterable[int] | int, *, alpha: flo
     return LassoResult(res.joint.reshape(shape), res.raw_sum, res.converged, res.fallback, attrs)
 
 
-def kron_lasso_pair(reports: LoPubReports, a: int, b: int, *, alpha: float = 1e-7,
-                    max_iter: int = 100_000) -> LassoResult:
+def kron_lasso_pair(
+    reports: LoPubReports, a: int, b: int, *, alpha: float = 1e-7, max_iter: int = 100_000
+) -> LassoResult:
     """Identifiable two-attribute Lasso (**extension, not in the paper**).
 
     Uses the debiased co-occurrence matrix ``sum_i u_ia u_ib^T`` with
@@ -178,12 +188,11 @@ def kron_lasso_pair(reports: LoPubReports, a: int, b: int, *, alpha: float = 1e-
     """
     a, b = reports.attrs((a, b))
     f = reports.f
-    ua = debias_bit_counts(reports.bits[a], 1, f)          # per report: n = 1
+    ua = debias_bit_counts(reports.bits[a], 1, f)  # per report: n = 1
     ub = debias_bit_counts(reports.bits[b], 1, f)
     co = (ua.T @ ub).ravel()
     ha = reports.filters[a].astype(float)
     hb = reports.filters[b].astype(float)
     M = np.einsum("ax,by->abxy", ha, hb).reshape(ha.shape[0] * hb.shape[0], -1)
     res = lasso_from_counts(co, M, reports.n, alpha=alpha, max_iter=max_iter)
-    return LassoResult(res.joint.reshape(ha.shape[0], hb.shape[0]), res.raw_sum, res.converged,
-                       res.fallback, (a, b))
+    return LassoResult(res.joint.reshape(ha.shape[0], hb.shape[0]), res.raw_sum, res.converged, res.fallback, (a, b))

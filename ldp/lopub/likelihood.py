@@ -19,6 +19,7 @@ oracle's (:func:`ldp.oracles.bloom.bloom_log_likelihood`, the body of
 mismatch form with one matrix product per attribute; :func:`mismatch_counts`
 exposes the Hamming distances themselves for the worked examples.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -70,6 +71,7 @@ def scaled_likelihoods(reports: LoPubReports, j: int) -> tuple[np.ndarray, np.nd
     work with ``L`` directly; ``offset`` restores the absolute log-likelihood.
     The result is cached on ``reports``.
     """
+
     def build() -> tuple[np.ndarray, np.ndarray]:
         ll = log_likelihood_table(reports.bits[j], reports.filters[j], reports.f)
         off = ll.max(axis=1)

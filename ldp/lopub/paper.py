@@ -25,6 +25,7 @@ The examples are transcribed with the corrections listed in the errata register
   reproduces the stated cliques).
 * Tables 7-9: the pruning counts exactly as printed.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -77,13 +78,15 @@ EDUCATION = ("college", "master", "phd")
 INCOME = ("working", "low-middle", "up-middle", "affluent")
 
 #: Table 3: the four users' true Gender and Education
-TABLE3 = pd.DataFrame({
-    "user": ["u1", "u2", "u3", "uN"],
-    "Age": [29, 35, 45, 49],
-    "Gender": ["M", "F", "F", "M"],
-    "Education": ["college", "master", "college", "phd"],
-    "Income": ["working", "low-middle", "working", "up-middle"],
-})
+TABLE3 = pd.DataFrame(
+    {
+        "user": ["u1", "u2", "u3", "uN"],
+        "Age": [29, 35, 45, 49],
+        "Gender": ["M", "F", "F", "M"],
+        "Education": ["college", "master", "college", "phd"],
+        "Income": ["working", "low-middle", "working", "up-middle"],
+    }
+)
 
 #: Table 5: public Bloom filters of Gender, Education and Income
 TABLE5 = {
@@ -93,12 +96,14 @@ TABLE5 = {
 }
 
 #: Table 6: noisy reports (u2's Gender cell is garbled in the source; Example 1 gives 00)
-TABLE6 = pd.DataFrame({
-    "user": ["u1", "u2", "u3", "uN"],
-    "Gender": ["10", "00", "10", "00"],
-    "Education": ["0111", "1110", "0100", "0110"],
-    "Income": ["0100", "0111", "0010", "1111"],
-})
+TABLE6 = pd.DataFrame(
+    {
+        "user": ["u1", "u2", "u3", "uN"],
+        "Gender": ["10", "00", "10", "00"],
+        "Education": ["0111", "1110", "0100", "0110"],
+        "Income": ["0100", "0111", "0010", "1111"],
+    }
+)
 
 #: Example 6: the value the paper quotes for P_1(F, phd) (exact recomputation: 329/2090)
 EXAMPLE6_PAPER_VALUE = 0.1564
@@ -146,35 +151,41 @@ def example11_mi_matrix() -> np.ndarray:
 #: Tables 7-9 as printed (phi grid, #Dep(Pruning), #Dep, loss ratio, #Pairs(Pruning), #Pairs, reduction)
 PAPER_TABLES = {
     # Table 7 (Adult), every printed cell
-    "adult": pd.DataFrame({
-        "phi": [0.1, 0.2, 0.3, 0.4, 0.5],
-        "dep_pruning": [88, 38, 22, 12, 6],
-        "dep": [102, 42, 24, 14, 8],
-        "loss_ratio": [0.137, 0.095, 0.083, 0.143, 0.250],
-        "pairs_pruning": [91, 66, 55, 36, 28],
-        "pairs": [105] * 5,
-        "reduction_ratio": [0.133, 0.371, 0.476, 0.657, 0.733],
-    }),
+    "adult": pd.DataFrame(
+        {
+            "phi": [0.1, 0.2, 0.3, 0.4, 0.5],
+            "dep_pruning": [88, 38, 22, 12, 6],
+            "dep": [102, 42, 24, 14, 8],
+            "loss_ratio": [0.137, 0.095, 0.083, 0.143, 0.250],
+            "pairs_pruning": [91, 66, 55, 36, 28],
+            "pairs": [105] * 5,
+            "reduction_ratio": [0.133, 0.371, 0.476, 0.657, 0.733],
+        }
+    ),
     # Table 8 (TPC-E), every printed cell
-    "tpce": pd.DataFrame({
-        "phi": [0.1, 0.2, 0.3, 0.4, 0.5],
-        "dep_pruning": [44, 16, 16, 8, 8],
-        "dep": [46, 24, 20, 10, 10],
-        "loss_ratio": [0.043, 0.333, 0.200, 0.200, 0.200],
-        "pairs_pruning": [231, 171, 136, 66, 45],
-        "pairs": [276] * 5,
-        "reduction_ratio": [0.163, 0.380, 0.507, 0.761, 0.837],
-    }),
+    "tpce": pd.DataFrame(
+        {
+            "phi": [0.1, 0.2, 0.3, 0.4, 0.5],
+            "dep_pruning": [44, 16, 16, 8, 8],
+            "dep": [46, 24, 20, 10, 10],
+            "loss_ratio": [0.043, 0.333, 0.200, 0.200, 0.200],
+            "pairs_pruning": [231, 171, 136, 66, 45],
+            "pairs": [276] * 5,
+            "reduction_ratio": [0.163, 0.380, 0.507, 0.761, 0.837],
+        }
+    ),
     # Table 9 (Retail), every printed cell
-    "retail": pd.DataFrame({
-        "phi": [0.1, 0.15, 0.2, 0.25, 0.3],
-        "dep_pruning": [256, 256, 256, 250, 244],
-        "dep": [240, 240, 238, 220, 200],
-        "loss_ratio": [-0.067, -0.067, -0.076, -0.136, -0.220],
-        "pairs_pruning": [91, 91, 78, 66, 55],
-        "pairs": [120] * 5,
-        "reduction_ratio": [0.242, 0.242, 0.350, 0.450, 0.512],
-    }),
+    "retail": pd.DataFrame(
+        {
+            "phi": [0.1, 0.15, 0.2, 0.25, 0.3],
+            "dep_pruning": [256, 256, 256, 250, 244],
+            "dep": [240, 240, 238, 220, 200],
+            "loss_ratio": [-0.067, -0.067, -0.076, -0.136, -0.220],
+            "pairs_pruning": [91, 91, 78, 66, 55],
+            "pairs": [120] * 5,
+            "reduction_ratio": [0.242, 0.242, 0.350, 0.450, 0.512],
+        }
+    ),
 }
 
 #: number of attributes behind each printed table

@@ -13,6 +13,7 @@ two attributes re-uses the pairwise estimate already made during reduction
 (the estimators are deterministic, so re-running them would return the same
 table).  Singleton cliques are estimated with the same estimator at ``k = 1``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -61,17 +62,24 @@ class Release:
         return self.reduction.seconds + self.seconds_synthesis
 
 
-def pairwise_joints(reports: LoPubReports, method: str = LASSO_EM,
-                    pairs: Sequence[tuple[int, int]] | None = None, **options: Any) -> dict:
+def pairwise_joints(
+    reports: LoPubReports, method: str = LASSO_EM, pairs: Sequence[tuple[int, int]] | None = None, **options: Any
+) -> dict:
     """``{(m, n): 2-D joint}`` for all pairs (or ``pairs``) with one estimator."""
     method = check_method(method)
     todo = list(itertools.combinations(range(reports.d), 2)) if pairs is None else list(pairs)
     return {(a, b): estimate_joint(reports, (a, b), method, **options).joint for a, b in todo}
 
 
-def reduce_dimensions(reports: LoPubReports, phi: float, method: str = LASSO_EM, *,
-                      pruning: str | None = None, max_clique_cells: int = 1_000_000,
-                      **options: Any) -> Reduction:
+def reduce_dimensions(
+    reports: LoPubReports,
+    phi: float,
+    method: str = LASSO_EM,
+    *,
+    pruning: str | None = None,
+    max_clique_cells: int = 1_000_000,
+    **options: Any,
+) -> Reduction:
     """Algorithm 4: pairwise MI from estimated 2-D joints, graph with ``I >= tau``, junction tree.
 
     With ``pruning="nonbinary"`` or ``"binary"`` the graph comes from Algorithm 5 instead:
@@ -103,14 +111,25 @@ def reduce_dimensions(reports: LoPubReports, phi: float, method: str = LASSO_EM,
     seconds = time.perf_counter() - start
     largest = tree.max_clique_cells(reports.domains)
     if largest > max_clique_cells:
-        raise ValueError(f"the junction tree has a clique with {largest} cells > max_clique_cells = "
-                         f"{max_clique_cells}; use a larger phi (now {phi}) or raise the limit")
+        raise ValueError(
+            f"the junction tree has a clique with {largest} cells > max_clique_cells = "
+            f"{max_clique_cells}; use a larger phi (now {phi}) or raise the limit"
+        )
     return Reduction(mi, graph, tree, joints, seconds, method, phi)
 
 
-def lopub_release(reports: LoPubReports, schema: CodedTable, phi: float, method: str = LASSO_EM, *,
-                  n: int | None = None, rng: Any = None, pruning: str | None = None,
-                  max_clique_cells: int = 1_000_000, **options: Any) -> Release:
+def lopub_release(
+    reports: LoPubReports,
+    schema: CodedTable,
+    phi: float,
+    method: str = LASSO_EM,
+    *,
+    n: int | None = None,
+    rng: Any = None,
+    pruning: str | None = None,
+    max_clique_cells: int = 1_000_000,
+    **options: Any,
+) -> Release:
     """LoPub end to end on collected reports: reduce (Alg. 4), then synthesize ``n`` records (Alg. 6).
 
     ``schema`` gives the attribute names and value labels of the output (any

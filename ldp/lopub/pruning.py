@@ -20,12 +20,14 @@ Only ``C(n_keep, 2)`` pairs are evaluated, which defines the "#Pairs (Pruning)"
 row of the tables exactly.  The ratios of the tables are
 ``loss = (#Dep - #Dep_pruning) / #Dep`` and ``reduction = (#Pairs - #Pairs_pruning) / #Pairs``.
 """
+
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -81,8 +83,9 @@ class PruneResult:
         return edge_count(self.graph) + extra
 
 
-def kept_attributes(marginals: Sequence[Any], phi: float, *, mode: str = "nonbinary",
-                    rounding: str = "half_up", key: str = "paper") -> tuple[int, ...]:
+def kept_attributes(
+    marginals: Sequence[Any], phi: float, *, mode: str = "nonbinary", rounding: str = "half_up", key: str = "paper"
+) -> tuple[int, ...]:
     """The attributes whose pairs Algorithm 5 evaluates (sorted indices).
 
     ``mode="nonbinary"`` keeps the ``n_keep`` attributes of largest relative entropy,
@@ -97,9 +100,17 @@ def kept_attributes(marginals: Sequence[Any], phi: float, *, mode: str = "nonbin
     return tuple(sorted(int(a) for a in order[:keep]))
 
 
-def entropy_prune(mi: Any, marginals: Sequence[Any], domains: Sequence[int], phi: float, *,
-                  mode: str = "nonbinary", rounding: str = "half_up", key: str = "paper",
-                  edge_rule: str = ">=") -> PruneResult:
+def entropy_prune(
+    mi: Any,
+    marginals: Sequence[Any],
+    domains: Sequence[int],
+    phi: float,
+    *,
+    mode: str = "nonbinary",
+    rounding: str = "half_up",
+    key: str = "paper",
+    edge_rule: str = ">=",
+) -> PruneResult:
     """Algorithm 5.
 
     Parameters
@@ -127,8 +138,7 @@ def entropy_prune(mi: Any, marginals: Sequence[Any], domains: Sequence[int], phi
         raise ValueError(f"marginals has {len(marginals)} entries for {d} attributes")
     kept = kept_attributes(marginals, phi, mode=mode, rounding=rounding, key=key)
     pairs = tuple(itertools.combinations(kept, 2))
-    found = (dependency_graph(mi, domains, phi, pairs=pairs, edge_rule=edge_rule) if pairs
-             else np.zeros((d, d), np.int8))
+    found = dependency_graph(mi, domains, phi, pairs=pairs, edge_rule=edge_rule) if pairs else np.zeros((d, d), np.int8)
     if mode == "nonbinary":
         graph = found
     else:
@@ -154,9 +164,17 @@ def reduction_ratio(pairs: int, pairs_pruning: int) -> float:
     return (pairs - pairs_pruning) / pairs
 
 
-def pruning_table(mi: Any, marginals: Sequence[Any], domains: Sequence[int], phis: Sequence[float], *,
-                  mode: str = "nonbinary", rounding: str = "half_up", key: str = "paper",
-                  edge_rule: str = ">=") -> pd.DataFrame:
+def pruning_table(
+    mi: Any,
+    marginals: Sequence[Any],
+    domains: Sequence[int],
+    phis: Sequence[float],
+    *,
+    mode: str = "nonbinary",
+    rounding: str = "half_up",
+    key: str = "paper",
+    edge_rule: str = ">=",
+) -> pd.DataFrame:
     """Tables 7-9 layout for one dataset: one row per ``phi``.
 
     ``dep`` is the full pairwise graph of Algorithm 4; ``dep_pruning`` follows the
@@ -168,14 +186,18 @@ def pruning_table(mi: Any, marginals: Sequence[Any], domains: Sequence[int], phi
     rows = []
     for phi in phis:
         full = dependency_graph(mi, domains, phi, edge_rule=edge_rule)
-        pr = entropy_prune(mi, marginals, domains, phi, mode=mode, rounding=rounding, key=key,
-                           edge_rule=edge_rule)
+        pr = entropy_prune(mi, marginals, domains, phi, mode=mode, rounding=rounding, key=key, edge_rule=edge_rule)
         dep = edge_count(full)
-        row = {"phi": phi, "dep_pruning": pr.dep_count(), "dep": dep,
-               "loss_ratio": loss_ratio(dep, pr.dep_count()) if dep else float("nan"),
-               "pairs_pruning": len(pr.pairs), "pairs": d * (d - 1) // 2,
-               "reduction_ratio": reduction_ratio(d * (d - 1) // 2, len(pr.pairs)),
-               "n_keep": len(pr.kept)}
+        row = {
+            "phi": phi,
+            "dep_pruning": pr.dep_count(),
+            "dep": dep,
+            "loss_ratio": loss_ratio(dep, pr.dep_count()) if dep else float("nan"),
+            "pairs_pruning": len(pr.pairs),
+            "pairs": d * (d - 1) // 2,
+            "reduction_ratio": reduction_ratio(d * (d - 1) // 2, len(pr.pairs)),
+            "n_keep": len(pr.kept),
+        }
         if mode == "binary":
             row["dep_pruning_diag"] = pr.dep_count(diagonal=True)
             row["loss_ratio_diag"] = loss_ratio(dep, row["dep_pruning_diag"]) if dep else float("nan")

@@ -16,6 +16,7 @@ estimators in :mod:`ldp.lopub.em`, :mod:`ldp.lopub.lasso` and
 :meth:`ldp.lopub.encoding.LoPubEncoder.encode` or built directly from the
 paper's worked example (:func:`ldp.lopub.paper.table6_reports`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -97,8 +98,9 @@ class LoPubReports:
             if b.shape[0] != n:
                 raise ValueError(f"bits[{j}] has {b.shape[0]} users, bits[0] has {n}")
             if b.shape[1] != h.shape[1]:
-                raise ValueError(f"bits[{j}] has {b.shape[1]} bits per report but filters[{j}] has "
-                                 f"{h.shape[1]} bits per value")
+                raise ValueError(
+                    f"bits[{j}] has {b.shape[1]} bits per report but filters[{j}] has {h.shape[1]} bits per value"
+                )
             if h.shape[0] < 2:
                 raise ValueError(f"filters[{j}] describes a domain of {h.shape[0]} value(s); need >= 2")
         names = tuple(self.names) if self.names else tuple(f"A{j + 1}" for j in range(len(bits)))

@@ -21,6 +21,7 @@ cells stay one line per claim:
   ``C(n_keep, 2)`` of Algorithm 5 under both roundings;
 * :func:`cells_matching` -- how many printed cells of a table a computed table matches.
 """
+
 from __future__ import annotations
 
 import math
@@ -31,15 +32,25 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_int
+from ..tables import CodedTable
 from .dependency import empirical_mi_matrix, mutual_information
 from .encoding import LoPubEncoder
 from .joint import METHODS, estimate_joint
 from .pipeline import pairwise_joints
 from .pruning import n_keep
-from ..tables import CodedTable
 
-__all__ = ["group_stats", "rate_stats", "subset", "gap_and_margin", "paired_gap", "binomial_se", "exact_mi_inputs",
-           "ldp_mi_inputs", "printed_pairs_check", "cells_matching"]
+__all__ = [
+    "group_stats",
+    "rate_stats",
+    "subset",
+    "gap_and_margin",
+    "paired_gap",
+    "binomial_se",
+    "exact_mi_inputs",
+    "ldp_mi_inputs",
+    "printed_pairs_check",
+    "cells_matching",
+]
 
 
 def _columns(frame: pd.DataFrame, columns: Sequence[str]) -> None:
@@ -107,8 +118,9 @@ def exact_mi_inputs(table: CodedTable) -> tuple[np.ndarray, list[np.ndarray]]:
     return empirical_mi_matrix(table.codes, table.sizes), _marginals(table.codes, table.sizes)
 
 
-def ldp_mi_inputs(table: CodedTable, *, f: float = 0.5, m: int = 128, h: int = 4, method: str = "Lasso+EM_JD",
-                  rng: Any = None) -> tuple[np.ndarray, list[np.ndarray]]:
+def ldp_mi_inputs(
+    table: CodedTable, *, f: float = 0.5, m: int = 128, h: int = 4, method: str = "Lasso+EM_JD", rng: Any = None
+) -> tuple[np.ndarray, list[np.ndarray]]:
     """Mutual information and marginals estimated from LoPub reports of every record of ``table``.
 
     Every user encodes her record (``f``, ``m`` bits, ``h`` hashes); the server estimates
@@ -160,8 +172,14 @@ def printed_pairs_check(printed: Mapping[str, pd.DataFrame], dims: Mapping[str, 
     return pd.DataFrame(rows)
 
 
-def cells_matching(computed: pd.DataFrame, printed: pd.DataFrame, *, exact: Sequence[str],
-                   approx: Sequence[str] = (), tol: float = 5e-4) -> int:
+def cells_matching(
+    computed: pd.DataFrame,
+    printed: pd.DataFrame,
+    *,
+    exact: Sequence[str],
+    approx: Sequence[str] = (),
+    tol: float = 5e-4,
+) -> int:
     """Printed cells that a computed table matches: columns ``exact`` exactly, ``approx`` within ``tol``.
 
     Both frames must share their index (e.g. ``phi``) and hold the named columns.
@@ -221,8 +239,16 @@ def rate_stats(frame: pd.DataFrame, by: Sequence[str], value: str, n: str) -> pd
     return out[["mean", "se", "n"]]
 
 
-def paired_gap(frame: pd.DataFrame, value: str, a: Mapping[str, Any], b: Mapping[str, Any], *,
-               keys: Sequence[str], unit: str, z: float = 3.0) -> tuple[float, float]:
+def paired_gap(
+    frame: pd.DataFrame,
+    value: str,
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    *,
+    keys: Sequence[str],
+    unit: str,
+    z: float = 3.0,
+) -> tuple[float, float]:
     """Smallest mean paired difference ``a - b`` over groups, and the largest noise margin ``z·se``.
 
     The rows selected by ``a`` (a mapping ``column: value``, e.g. ``{"method": "EM_JD"}``)

@@ -15,6 +15,7 @@ probability 0 under the next clique's joint.  The fallback is the marginal
 ``P_D(A_U)`` (which always has positive mass); the number of rows that needed it
 is reported.  Sampling is vectorised by grouping rows on their separator value.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -53,8 +54,9 @@ def _draw(gen: np.random.Generator, probs: np.ndarray, size: int) -> np.ndarray:
     return np.minimum(np.searchsorted(cdf, gen.random(size), side="right"), probs.size - 1)
 
 
-def synthesize(tree: JunctionTree, domains: Sequence[int], joint_fn: Callable[[tuple[int, ...]], Any],
-               n: int, rng: Any = None) -> SynthesisResult:
+def synthesize(
+    tree: JunctionTree, domains: Sequence[int], joint_fn: Callable[[tuple[int, ...]], Any], n: int, rng: Any = None
+) -> SynthesisResult:
     """Algorithm 6: ``n`` synthetic records over ``len(domains)`` attributes.
 
     Parameters
@@ -103,8 +105,14 @@ def synthesize(tree: JunctionTree, domains: Sequence[int], joint_fn: Callable[[t
     return SynthesisResult(out, tuple(order), fallback)
 
 
-def _sample_clique(gen: np.random.Generator, out: np.ndarray, clique: Sequence[int], p: np.ndarray,
-                   sampled: set[int], domains: Sequence[int]) -> int:
+def _sample_clique(
+    gen: np.random.Generator,
+    out: np.ndarray,
+    clique: Sequence[int],
+    p: np.ndarray,
+    sampled: set[int],
+    domains: Sequence[int],
+) -> int:
     """Fill the unsampled attributes of ``clique`` in ``out``; return the number of fallback rows."""
     n = out.shape[0]
     s_pos = [i for i, a in enumerate(clique) if a in sampled]
@@ -129,7 +137,7 @@ def _sample_clique(gen: np.random.Generator, out: np.ndarray, clique: Sequence[i
     drawn = np.empty(n, dtype=np.int64)
     fallback = 0
     for v, st, c in zip(values, starts, counts):
-        rows = order[st:st + c]
+        rows = order[st : st + c]
         if mass[v] > 0:
             drawn[rows] = _draw(gen, cond[v], c)
         else:

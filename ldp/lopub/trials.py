@@ -22,6 +22,7 @@ list of result rows.  The randomness is split in two on purpose:
 * :func:`per_report_speedup` -- the issue's speed target: vectorised EM against
   the per-report Python loop of Algorithm 1.
 """
+
 from __future__ import annotations
 
 import math
@@ -76,9 +77,21 @@ def product_of_marginals(joint: np.ndarray) -> np.ndarray:
     return out
 
 
-def estimator_trial(table: CodedTable, k: int, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
-                    m: int = 128, h: int = HASHES, n_combos: int = 10, delta: float = 1e-3, alpha: float = 1e-5,
-                    methods: Sequence[str] = METHODS) -> list[dict]:
+def estimator_trial(
+    table: CodedTable,
+    k: int,
+    f: float,
+    sample_seed: int,
+    rng: Any,
+    *,
+    rate: float = 1.0,
+    m: int = 128,
+    h: int = HASHES,
+    n_combos: int = 10,
+    delta: float = 1e-3,
+    alpha: float = 1e-5,
+    methods: Sequence[str] = METHODS,
+) -> list[dict]:
     """Figs 7-18: estimate the joint of random ``k``-combinations with every method.
 
     Returns one row per (combination, method) with ``seconds`` (including the
@@ -96,9 +109,18 @@ def estimator_trial(table: CodedTable, k: int, f: float, sample_seed: int, rng: 
         prod = product_of_marginals(truth)
         reports = encoder.encode(data, gen, attrs=combo)
         for method, est in estimate_joints(reports, tuple(range(k)), methods, delta=delta, alpha=alpha).items():
-            out.append({"combo": combo, "cells": int(truth.size), "method": method, "seconds": est.seconds,
-                        "avd": avd(est.joint, truth), "iterations": est.iterations,
-                        "indep_avd": avd(prod, truth), "n": data.n})
+            out.append(
+                {
+                    "combo": combo,
+                    "cells": int(truth.size),
+                    "method": method,
+                    "seconds": est.seconds,
+                    "avd": avd(est.joint, truth),
+                    "iterations": est.iterations,
+                    "indep_avd": avd(prod, truth),
+                    "n": data.n,
+                }
+            )
     return out
 
 
@@ -107,11 +129,26 @@ def reference_graph(table: CodedTable, phi: float) -> np.ndarray:
     return dependency_graph(empirical_mi_matrix(table.codes, table.sizes), table.sizes, phi)
 
 
-def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, rate: float = 1.0,
-                  test_fraction: float = 0.2, phi: float = 0.4, m: int = 128, h: int = HASHES,
-                  svm_targets: Sequence[int] = (), rf_targets: Sequence[int] = (), n_estimators: int = 100,
-                  delta: float = 1e-3, alpha: float = 1e-5, methods: Sequence[str] = METHODS,
-                  max_clique_cells: int = 200_000, nonprivate: bool = True) -> list[dict]:
+def release_trial(
+    table: CodedTable,
+    f: float,
+    sample_seed: int,
+    rng: Any,
+    *,
+    rate: float = 1.0,
+    test_fraction: float = 0.2,
+    phi: float = 0.4,
+    m: int = 128,
+    h: int = HASHES,
+    svm_targets: Sequence[int] = (),
+    rf_targets: Sequence[int] = (),
+    n_estimators: int = 100,
+    delta: float = 1e-3,
+    alpha: float = 1e-5,
+    methods: Sequence[str] = METHODS,
+    max_clique_cells: int = 200_000,
+    nonprivate: bool = True,
+) -> list[dict]:
     """Figs 22-30: one LoPub release per method from the training users' reports.
 
     The sampled records are split into training users (who send reports) and real
@@ -128,21 +165,21 @@ def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, ra
     truth_graph = reference_graph(train, phi)
     encoder = LoPubEncoder(train.sizes, f=f, m=m, h=h, names=train.names)
     reports = encoder.encode(train, gen)
-    clf_seed = int(gen.integers(2 ** 31 - 1))
+    clf_seed = int(gen.integers(2**31 - 1))
 
     def scores(release_table: CodedTable) -> dict:
         return _scores(release_table, test, svm_targets, rf_targets, n_estimators, clf_seed)
 
     out = []
     if nonprivate:
-        out.append({"method": "non-private", "n_train": train.n, "n_test": test.n, "failed": False,
-                    **scores(train)})
+        out.append({"method": "non-private", "n_train": train.n, "n_test": test.n, "failed": False, **scores(train)})
     for method in methods:
         rep = reports.uncached()
         row = {"method": method, "n_train": train.n, "n_test": test.n}
         try:
-            rel = lopub_release(rep, train, phi, method, rng=gen, delta=delta, alpha=alpha,
-                                max_clique_cells=max_clique_cells)
+            rel = lopub_release(
+                rep, train, phi, method, rng=gen, delta=delta, alpha=alpha, max_clique_cells=max_clique_cells
+            )
         except ValueError as exc:
             if "max_clique_cells" not in str(exc):
                 raise
@@ -150,36 +187,61 @@ def release_trial(table: CodedTable, f: float, sample_seed: int, rng: Any, *, ra
             continue
         red = rel.reduction
         row.update(identification_rates(red.graph, truth_graph))
-        row.update({"failed": False, "edges": int(red.graph.sum() // 2), "true_edges": int(truth_graph.sum() // 2),
-                    "cliques": len(red.tree.cliques), "max_clique": max(len(c) for c in red.tree.cliques),
-                    "seconds_reduction": red.seconds, "seconds_synthesis": rel.seconds_synthesis,
-                    "seconds": rel.seconds, "fallback_rows": rel.synthesis.fallback_rows})
+        row.update(
+            {
+                "failed": False,
+                "edges": int(red.graph.sum() // 2),
+                "true_edges": int(truth_graph.sum() // 2),
+                "cliques": len(red.tree.cliques),
+                "max_clique": max(len(c) for c in red.tree.cliques),
+                "seconds_reduction": red.seconds,
+                "seconds_synthesis": rel.seconds_synthesis,
+                "seconds": rel.seconds,
+                "fallback_rows": rel.synthesis.fallback_rows,
+            }
+        )
         row.update(scores(rel.table))
         out.append(row)
     return out
 
 
-def _train_test(table: CodedTable, rate: float, sample_seed: int,
-                test_fraction: float) -> tuple[CodedTable, CodedTable]:
+def _train_test(
+    table: CodedTable, rate: float, sample_seed: int, test_fraction: float
+) -> tuple[CodedTable, CodedTable]:
     data = table.take(sample_rows(table.n, rate, sample_seed))
     train_idx, test_idx = train_test_split_rows(data.n, test_fraction, rng=sample_seed)
     return data.take(train_idx), data.take(test_idx)
 
 
-def _scores(train: CodedTable, test: CodedTable, svm_targets: Sequence[int], rf_targets: Sequence[int],
-            n_estimators: int, clf_seed: int) -> dict:
+def _scores(
+    train: CodedTable,
+    test: CodedTable,
+    svm_targets: Sequence[int],
+    rf_targets: Sequence[int],
+    n_estimators: int,
+    clf_seed: int,
+) -> dict:
     row = {}
     if svm_targets:
         row["svm"] = average_classification_rate(train, test, svm_targets, model="svm")
     if rf_targets:
-        row["rf"] = average_classification_rate(train, test, rf_targets, model="rf", n_estimators=n_estimators,
-                                                rng=clf_seed)
+        row["rf"] = average_classification_rate(
+            train, test, rf_targets, model="rf", n_estimators=n_estimators, rng=clf_seed
+        )
     return row
 
 
-def nonprivate_trial(table: CodedTable, sample_seed: int, rng: Any, *, rate: float = 1.0,
-                     test_fraction: float = 0.2, svm_targets: Sequence[int] = (), rf_targets: Sequence[int] = (),
-                     n_estimators: int = 100) -> list[dict]:
+def nonprivate_trial(
+    table: CodedTable,
+    sample_seed: int,
+    rng: Any,
+    *,
+    rate: float = 1.0,
+    test_fraction: float = 0.2,
+    svm_targets: Sequence[int] = (),
+    rf_targets: Sequence[int] = (),
+    n_estimators: int = 100,
+) -> list[dict]:
     """The ``"non-private"`` row of :func:`release_trial` on its own: classifiers trained on the real training set.
 
     Same sample and split as :func:`release_trial` for the same ``sample_seed``; the forest's
@@ -187,13 +249,29 @@ def nonprivate_trial(table: CodedTable, sample_seed: int, rng: Any, *, rate: flo
     alone gives the non-private reference once per sample instead of once per ``f``.
     """
     train, test = _train_test(table, rate, sample_seed, test_fraction)
-    clf_seed = int(as_generator(rng).integers(2 ** 31 - 1))
-    return [{"method": "non-private", "n_train": train.n, "n_test": test.n, "failed": False,
-             **_scores(train, test, svm_targets, rf_targets, n_estimators, clf_seed)}]
+    clf_seed = int(as_generator(rng).integers(2**31 - 1))
+    return [
+        {
+            "method": "non-private",
+            "n_train": train.n,
+            "n_test": test.n,
+            "failed": False,
+            **_scores(train, test, svm_targets, rf_targets, n_estimators, clf_seed),
+        }
+    ]
 
 
-def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.5, m: int = 128, h: int = HASHES,
-                       loop_users: int = 2000, iterations: int = 10, rng: Any = None) -> dict:
+def per_report_speedup(
+    table: CodedTable,
+    attrs: Sequence[int],
+    *,
+    f: float = 0.5,
+    m: int = 128,
+    h: int = HASHES,
+    loop_users: int = 2000,
+    iterations: int = 10,
+    rng: Any = None,
+) -> dict:
     """Seconds for an EM run of ``iterations`` steps: vectorised on all users vs the per-report loop.
 
     The vectorised :func:`~ldp.lopub.em.em_joint` runs on all ``table.n`` users.  The
@@ -220,6 +298,12 @@ def per_report_speedup(table: CodedTable, attrs: Sequence[int], *, f: float = 0.
         loop = em_joint_per_report(sub, cluster, delta=1e-12, max_iter=iterations)
         slow = (time.perf_counter() - start) * reports.n / sub.n
         same_users = em_joint(sub.uncached(), cluster, delta=1e-12, max_iter=iterations)
-    return {"users": reports.n, "cells": int(np.prod([table.sizes[a] for a in attrs])),
-            "iterations": iterations, "vectorised_s": fast, "per_report_loop_s": slow, "speedup": slow / fast,
-            "max_abs_diff": float(np.max(np.abs(loop.joint - same_users.joint)))}
+    return {
+        "users": reports.n,
+        "cells": int(np.prod([table.sizes[a] for a in attrs])),
+        "iterations": iterations,
+        "vectorised_s": fast,
+        "per_report_loop_s": slow,
+        "speedup": slow / fast,
+        "max_abs_diff": float(np.max(np.abs(loop.joint - same_users.joint))),
+    }

@@ -12,6 +12,7 @@ Modules (one idea each):
 ``trials``      trial functions for the experiments notebook's sweeps
 ``paper``       the numbers the paper prints, each with its place in the paper
 """
+
 from .frameworks import (
     HEC,
     PTJ,
@@ -25,5 +26,16 @@ from .frameworks import (
 )
 from .validity import CP, VP
 
-__all__ = ["HEC", "PTJ", "PTS", "CP", "VP", "MulticlassFramework", "Tallies", "check_table", "pairs_to_table",
-           "split_budget", "table_to_pairs"]
+__all__ = [
+    "HEC",
+    "PTJ",
+    "PTS",
+    "CP",
+    "VP",
+    "MulticlassFramework",
+    "Tallies",
+    "check_table",
+    "pairs_to_table",
+    "split_budget",
+    "table_to_pairs",
+]

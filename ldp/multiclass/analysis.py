@@ -13,6 +13,7 @@ Each function does one thing the notebooks used to define inline:
 * :func:`peak_in_range` -- whether a curve's best point lies in a range, and falls away from it,
   beyond the noise.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,8 +26,15 @@ import pandas as pd
 from ..oracles import GRR
 from . import variance as V
 
-__all__ = ["flipped_share", "first_c_beating_hec", "boundary_ties", "zero_drop_inflation", "mean_relative_gain",
-           "pooled_se", "peak_in_range"]
+__all__ = [
+    "flipped_share",
+    "first_c_beating_hec",
+    "boundary_ties",
+    "zero_drop_inflation",
+    "mean_relative_gain",
+    "pooled_se",
+    "peak_in_range",
+]
 
 
 def flipped_share(epsilon1: float, sizes: Any) -> np.ndarray:
@@ -39,8 +47,9 @@ def flipped_share(epsilon1: float, sizes: Any) -> np.ndarray:
     return other / (own + other)
 
 
-def first_c_beating_hec(variance: Callable[[np.ndarray, float], float], epsilon: float, *, c_max: int = 60,
-                        d: int = 50, per_cell: int = 200) -> int | None:
+def first_c_beating_hec(
+    variance: Callable[[np.ndarray, float], float], epsilon: float, *, c_max: int = 60, d: int = 50, per_cell: int = 200
+) -> int | None:
     """Smallest ``c`` in ``2..c_max`` at which ``variance(table, ε)`` is below HEC's exact variance, else None.
 
     The table has ``c`` equal classes, ``d`` items and ``per_cell`` users in every cell;
@@ -76,8 +85,9 @@ def zero_drop_inflation(runs: pd.DataFrame, by: list[str], value: str = "f1") ->
     return float((runs[value] == 0).mean()), float(0.0 if pd.isna(rise) else rise)
 
 
-def mean_relative_gain(means: pd.DataFrame, better: str, base: str,
-                       se: pd.DataFrame | None = None) -> tuple[float, float]:
+def mean_relative_gain(
+    means: pd.DataFrame, better: str, base: str, se: pd.DataFrame | None = None
+) -> tuple[float, float]:
     """Mean over the rows of ``means[better] / means[base] - 1``, and its standard error.
 
     Rows with a zero base are skipped.  ``se`` holds the standard errors of ``means``
@@ -92,8 +102,10 @@ def mean_relative_gain(means: pd.DataFrame, better: str, base: str,
     gain = float((ratio - 1).mean())
     if se is None:
         return gain, float("nan")
-    rel = np.sqrt((se.loc[keep, better] / means.loc[keep, better].where(means.loc[keep, better] > 0)) ** 2
-                  + (se.loc[keep, base] / b[keep]) ** 2)
+    rel = np.sqrt(
+        (se.loc[keep, better] / means.loc[keep, better].where(means.loc[keep, better] > 0)) ** 2
+        + (se.loc[keep, base] / b[keep]) ** 2
+    )
     return gain, float(np.sqrt(np.nansum((ratio * rel) ** 2)) / keep.sum())
 
 
@@ -106,7 +118,7 @@ def pooled_se(std: Any, trials: int) -> float:
     s = np.asarray(std, dtype=float)
     if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1:
         raise ValueError(f"trials must be an integer >= 1, got {trials!r}")
-    return math.sqrt(float(np.nanmean(s ** 2)) / trials)
+    return math.sqrt(float(np.nanmean(s**2)) / trials)
 
 
 def peak_in_range(curve: pd.Series, se: float, lo: float, hi: float, *, z: float = 2.0) -> bool:

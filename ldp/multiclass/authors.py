@@ -64,6 +64,7 @@ times, so the expected counts are right but their noise is far larger than OUE's
 :func:`hec_topk_as_scripted` runs our HEC miner (:func:`ldp.multiclass.topk.hec_topk`) with
 this round step in place of OUE, to see what the script's HEC finds.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -77,10 +78,22 @@ from .frameworks import PTJ, Tallies, check_pairs, check_table
 from .samplers import split_table
 from .topk import TopKResult, _check_common, _hec_groups
 
-__all__ = ["hec_topk_script_count_variance", "hec_topk_script_counts", "oue_count_variance", "hec_topk_as_scripted",
-           "ptj_as_published_estimate", "ptj_as_published_mse", "HECScriptTallies", "hec_script_branch",
-           "hec_script_group_sizes", "hec_script_reports", "hec_script_simulate", "hec_as_published_estimate",
-           "hec_as_published_moments", "hec_as_published_mse"]
+__all__ = [
+    "hec_topk_script_count_variance",
+    "hec_topk_script_counts",
+    "oue_count_variance",
+    "hec_topk_as_scripted",
+    "ptj_as_published_estimate",
+    "ptj_as_published_mse",
+    "HECScriptTallies",
+    "hec_script_branch",
+    "hec_script_group_sizes",
+    "hec_script_reports",
+    "hec_script_simulate",
+    "hec_as_published_estimate",
+    "hec_as_published_moments",
+    "hec_as_published_mse",
+]
 
 
 def _calibration_pq(oracle: Any, d_claimed: int) -> tuple[float, float]:
@@ -234,8 +247,9 @@ def hec_as_published_estimate(tallies: HECScriptTallies, epsilon: float, n_featu
     return out
 
 
-def hec_as_published_moments(table: Any, epsilon: float, n_features: int, *,
-                             shift_oue: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def hec_as_published_moments(
+    table: Any, epsilon: float, n_features: int, *, shift_oue: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """Exact mean and variance of :func:`hec_as_published_estimate`, shape ``(c, c, d)`` each.
 
     ``shift_oue=False`` gives the counterfactual script that reads item ``i`` from its own bit
@@ -262,7 +276,7 @@ def hec_as_published_moments(table: Any, epsilon: float, n_features: int, *,
     var = np.zeros((c, c, d))
     for j in range(c):
         mean[j, j] = F * (mean_count[j] - m * qc) / (pc - qc)
-        var[j, j] = F ** 2 * var_count[j] / (pc - qc) ** 2
+        var[j, j] = F**2 * var_count[j] / (pc - qc) ** 2
     return mean, var
 
 
@@ -278,8 +292,14 @@ def hec_as_published_mse(table: Any, epsilon: float, n_features: int, *, shift_o
 
 def _slot_counts(slot_counts: Any) -> np.ndarray:
     n = np.asarray(slot_counts)
-    if n.ndim != 1 or n.size < 2 or not np.issubdtype(n.dtype, np.number) or not np.all(np.isfinite(n)) \
-            or np.any(n < 0) or np.any(n != np.round(n)):
+    if (
+        n.ndim != 1
+        or n.size < 2
+        or not np.issubdtype(n.dtype, np.number)
+        or not np.all(np.isfinite(n))
+        or np.any(n < 0)
+        or np.any(n != np.round(n))
+    ):
         raise ValueError(f"slot_counts must be a 1-D array of >= 2 non-negative whole counts, got {slot_counts!r}")
     return n.astype(np.int64)
 
@@ -312,8 +332,8 @@ def hec_topk_script_count_variance(slot_counts: Any, epsilon: float) -> np.ndarr
         r = np.arange(int(levels[-1]))
         m = (n.size - np.searchsorted(levels, r, side="right") - (nj > r)).astype(float)
         own = r < nj
-        var_own = 1 / 3 + m * q * q + m * m * q - (0.5 + m * q) ** 2   # u + m·1[u < q]
-        var_other = m * m * q * (1 - q)                                   # m·1[u < q]
+        var_own = 1 / 3 + m * q * q + m * m * q - (0.5 + m * q) ** 2  # u + m·1[u < q]
+        var_other = m * m * q * (1 - q)  # m·1[u < q]
         out[j] = float(np.where(own, var_own, var_other).sum())
     return out
 
@@ -353,8 +373,9 @@ class _ScriptRound:
         return hec_topk_script_counts(n_b + spread[:-1], self.epsilon, self.gen)
 
 
-def hec_topk_as_scripted(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
-                         m_ext: int = 2) -> TopKResult:
+def hec_topk_as_scripted(
+    labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *, m_ext: int = 2
+) -> TopKResult:
     """HEC top-k as the authors' SYN HEC script computes it: our HEC miner with the script's round step.
 
     Users are split at random into ``c`` groups, group ``j`` mines class ``j`` by PEM on

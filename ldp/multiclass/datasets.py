@@ -13,6 +13,7 @@ turned into one table per feature group by :func:`feature_group_tables`.
 * :func:`anime_standin`, :func:`jd_standin`: SYN3-style stand-ins for MyAnimeList
   (2 classes) and JD (5 age classes) with the papers' class proportions.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,10 +26,22 @@ from .frameworks import pairs_to_table
 from .paper import SYN34_ITEMS, SYN34_RECORDS
 
 __all__ = [
-    "syn1_table", "syn2_table", "syn_class_sizes", "syn_scales", "syn_classes_table", "topk_overlap",
-    "prepare_diabetes", "diabetes_standin", "diabetes_standin_frame", "heart_standin", "feature_group_tables",
-    "anime_standin", "jd_standin",
-    "DIABETES_DOMAINS", "HEART_DOMAINS", "JD_CLASS_SIZES",
+    "syn1_table",
+    "syn2_table",
+    "syn_class_sizes",
+    "syn_scales",
+    "syn_classes_table",
+    "topk_overlap",
+    "prepare_diabetes",
+    "diabetes_standin",
+    "diabetes_standin_frame",
+    "heart_standin",
+    "feature_group_tables",
+    "anime_standin",
+    "jd_standin",
+    "DIABETES_DOMAINS",
+    "HEART_DOMAINS",
+    "JD_CLASS_SIZES",
 ]
 
 
@@ -46,10 +59,9 @@ def syn1_table() -> np.ndarray:
 
 def syn2_table() -> np.ndarray:
     """SYN2: item 0 has 1e4 users in every class while the class sizes are 3.01e6, 1.21e6, 2.11e5, 1.3e4."""
-    return np.array([[1e4, 1e6, 1e6, 1e6],
-                     [1e4, 1e6, 1e5, 1e5],
-                     [1e4, 1e5, 1e5, 1e3],
-                     [1e4, 1e3, 1e3, 1e3]]).astype(np.int64)
+    return np.array([[1e4, 1e6, 1e6, 1e6], [1e4, 1e6, 1e5, 1e5], [1e4, 1e5, 1e5, 1e3], [1e4, 1e3, 1e3, 1e3]]).astype(
+        np.int64
+    )
 
 
 # ---------------------------------------------------------------------------- SYN3, SYN4 and stand-ins
@@ -60,7 +72,7 @@ def syn_class_sizes(c: int, total: float = SYN34_RECORDS) -> np.ndarray:
     """Class sizes of SYN3/SYN4: a half-Gaussian profile ``exp(-x^2/8)``, ``x = linspace(0, 3.5, c)``."""
     c = check_int(c, "c", minimum=2)
     x = np.linspace(0, 3.5, c)
-    w = np.exp(-x ** 2 / (2 * 2 ** 2))
+    w = np.exp(-(x**2) / (2 * 2**2))
     return (total * w / w.sum()).astype(np.int64)
 
 
@@ -92,9 +104,17 @@ def _shared_top_ranking(g: np.ndarray, gen: np.random.Generator, top: int = 20, 
     return np.concatenate([order, gen.permutation(rest)])
 
 
-def syn_classes_table(c: int, *, shared: bool = True, d: int = SYN34_ITEMS, total: float = SYN34_RECORDS,
-                      class_sizes: Any = None, profile: str = "exponential", zipf_s: Any = 1.1,
-                      rng: Any = 2024) -> np.ndarray:
+def syn_classes_table(
+    c: int,
+    *,
+    shared: bool = True,
+    d: int = SYN34_ITEMS,
+    total: float = SYN34_RECORDS,
+    class_sizes: Any = None,
+    profile: str = "exponential",
+    zipf_s: Any = 1.1,
+    rng: Any = 2024,
+) -> np.ndarray:
     """SYN3 (``shared=True``) or SYN4 (``shared=False``), Sec. VII-A.
 
     Class ``j`` has ``size_j`` nominal users (:func:`syn_class_sizes` unless given) over
@@ -165,12 +185,39 @@ def jd_standin(*, scale: float = 1.0, d: int = 28_000, rng: Any = 2024) -> np.nd
 
 
 # ---------------------------------------------------------------------------- tabular data (Fig. 6)
-DIABETES_DOMAINS = {"gender": 3, "age": 80, "hypertension": 2, "heart_disease": 2, "smoking_history": 6,
-                    "bmi": 575, "HbA1c_level": 18, "blood_glucose_level": 18}
-HEART_DOMAINS = {"HighBP": 2, "HighChol": 2, "CholCheck": 2, "BMI": 84, "Smoker": 2, "Stroke": 2, "Diabetes": 3,
-                 "PhysActivity": 2, "Fruits": 2, "Veggies": 2, "HvyAlcoholConsump": 2, "AnyHealthcare": 2,
-                 "NoDocbcCost": 2, "GenHlth": 5, "MentHlth": 31, "PhysHlth": 31, "DiffWalk": 2, "Sex": 2, "Age": 13,
-                 "Education": 6, "Income": 8}
+DIABETES_DOMAINS = {
+    "gender": 3,
+    "age": 80,
+    "hypertension": 2,
+    "heart_disease": 2,
+    "smoking_history": 6,
+    "bmi": 575,
+    "HbA1c_level": 18,
+    "blood_glucose_level": 18,
+}
+HEART_DOMAINS = {
+    "HighBP": 2,
+    "HighChol": 2,
+    "CholCheck": 2,
+    "BMI": 84,
+    "Smoker": 2,
+    "Stroke": 2,
+    "Diabetes": 3,
+    "PhysActivity": 2,
+    "Fruits": 2,
+    "Veggies": 2,
+    "HvyAlcoholConsump": 2,
+    "AnyHealthcare": 2,
+    "NoDocbcCost": 2,
+    "GenHlth": 5,
+    "MentHlth": 31,
+    "PhysHlth": 31,
+    "DiffWalk": 2,
+    "Sex": 2,
+    "Age": 13,
+    "Education": 6,
+    "Income": 8,
+}
 
 
 def _rank_codes(values: Any) -> np.ndarray:
@@ -230,8 +277,9 @@ def diabetes_standin(rng: Any = 2024) -> tuple[np.ndarray, dict[str, np.ndarray]
     labels = (np.arange(n) < 8_500).astype(np.int64)
     gen.shuffle(labels)
     shapes = {"age": "gauss", "bmi": "lognormal", "HbA1c_level": "gauss", "blood_glucose_level": "gauss"}
-    feats = {col: _class_conditional_feature(labels, D, shapes.get(col, "small"), gen)
-             for col, D in DIABETES_DOMAINS.items()}
+    feats = {
+        col: _class_conditional_feature(labels, D, shapes.get(col, "small"), gen) for col, D in DIABETES_DOMAINS.items()
+    }
     return labels, feats
 
 
@@ -243,8 +291,8 @@ def diabetes_standin_frame(rng: Any = 2024) -> pd.DataFrame:
     """
     labels, feats = diabetes_standin(rng)
     frame = pd.DataFrame({col: codes for col, codes in feats.items()})
-    frame["age"] = frame["age"] + 1.0              # whole years 1..80
-    frame["bmi"] = (frame["bmi"] + 0.5) / 10.0     # int(bmi * 10) recovers the code
+    frame["age"] = frame["age"] + 1.0  # whole years 1..80
+    frame["bmi"] = (frame["bmi"] + 0.5) / 10.0  # int(bmi * 10) recovers the code
     frame["HbA1c_level"] = 3.5 + 0.1 * frame["HbA1c_level"]
     frame["blood_glucose_level"] = 80 + 5 * frame["blood_glucose_level"]
     frame["diabetes"] = labels
@@ -258,10 +306,17 @@ def heart_standin(rng: Any = 2024) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     n = 253_680
     labels = (np.arange(n) < round(0.094 * n)).astype(np.int64)
     gen.shuffle(labels)
-    shapes = {"BMI": "lognormal", "MentHlth": "zero-heavy", "PhysHlth": "zero-heavy", "Age": "gauss",
-              "Income": "gauss", "Education": "gauss"}
-    feats = {col: _class_conditional_feature(labels, D, shapes.get(col, "small"), gen)
-             for col, D in HEART_DOMAINS.items()}
+    shapes = {
+        "BMI": "lognormal",
+        "MentHlth": "zero-heavy",
+        "PhysHlth": "zero-heavy",
+        "Age": "gauss",
+        "Income": "gauss",
+        "Education": "gauss",
+    }
+    feats = {
+        col: _class_conditional_feature(labels, D, shapes.get(col, "small"), gen) for col, D in HEART_DOMAINS.items()
+    }
     return labels, feats
 
 

@@ -3,6 +3,7 @@
 They draw in the house style of :mod:`ldp.plotting` (one style per method, the paper's values
 as hollow markers), so that each figure cell of the notebook only chooses its panels.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -16,9 +17,17 @@ from ..plotting import overlay_paper_values, style_for
 __all__ = ["method_curves"]
 
 
-def method_curves(ax: Any, frame: pd.DataFrame, x: str, value: str, methods: Sequence[str], *,
-                  paper_x: Sequence[float] | None = None, paper: Mapping[str, Sequence[float]] | None = None,
-                  paper_label: str = "paper (read off)") -> Any:
+def method_curves(
+    ax: Any,
+    frame: pd.DataFrame,
+    x: str,
+    value: str,
+    methods: Sequence[str],
+    *,
+    paper_x: Sequence[float] | None = None,
+    paper: Mapping[str, Sequence[float]] | None = None,
+    paper_label: str = "paper (read off)",
+) -> Any:
     """One curve per method: the mean of ``value`` against ``x`` with two standard errors, and the paper's values.
 
     Parameters
@@ -45,9 +54,17 @@ def method_curves(ax: Any, frame: pd.DataFrame, x: str, value: str, methods: Seq
     for i, m in enumerate(methods):
         st = style_for(m)
         part = frame[frame.method == m]
-        ax.errorbar(part[x], part[f"{value}_mean"], yerr=2 * np.nan_to_num(part[f"{value}_se"].to_numpy()),
-                    label=m, **st)
+        ax.errorbar(
+            part[x], part[f"{value}_mean"], yerr=2 * np.nan_to_num(part[f"{value}_se"].to_numpy()), label=m, **st
+        )
         if paper is not None and m in paper:
-            overlay_paper_values(ax, paper_x, paper[m], label=paper_label if i == 0 else None,
-                                 marker=st["marker"], markeredgecolor=st["color"], markersize=5)
+            overlay_paper_values(
+                ax,
+                paper_x,
+                paper[m],
+                label=paper_label if i == 0 else None,
+                marker=st["marker"],
+                markeredgecolor=st["color"],
+                markersize=5,
+            )
     return ax

@@ -31,6 +31,7 @@ the routes together:
 with pair frequencies ``f`` (the true table is ``n f``; :mod:`ldp.multiclass.variance`) and
 ``channel()`` the full ``P(report | pair)`` matrix on small domains.
 """
+
 from __future__ import annotations
 
 import math
@@ -40,15 +41,32 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_codes, check_domain_size, check_epsilon, check_frequency_values, check_int, \
-    check_table
+from .._checks import (
+    as_generator,
+    check_codes,
+    check_domain_size,
+    check_epsilon,
+    check_frequency_values,
+    check_int,
+    check_table,
+)
 from ..mechanism import Mechanism
 from ..oracles import GRR, OUE, FrequencyOracle, adaptive_oracle
 from ..tables import ProductDomain
 from . import samplers, variance
 
-__all__ = ["Tallies", "MulticlassFramework", "HEC", "PTJ", "PTS", "split_budget", "check_pairs", "check_table",
-           "pairs_to_table", "table_to_pairs"]
+__all__ = [
+    "Tallies",
+    "MulticlassFramework",
+    "HEC",
+    "PTJ",
+    "PTS",
+    "split_budget",
+    "check_pairs",
+    "check_table",
+    "pairs_to_table",
+    "table_to_pairs",
+]
 
 
 # ---------------------------------------------------------------------------- validation helpers
@@ -72,8 +90,10 @@ def split_budget(epsilon: float, epsilon1: float | None = None, epsilon2: float 
     elif epsilon2 is None:
         e2 = eps - e1
     if e1 <= 0 or e2 <= 0:
-        raise ValueError(f"epsilon1 and epsilon2 must both be > 0 and add up to epsilon={eps!r}; "
-                         f"got epsilon1={e1!r}, epsilon2={e2!r}")
+        raise ValueError(
+            f"epsilon1 and epsilon2 must both be > 0 and add up to epsilon={eps!r}; "
+            f"got epsilon1={e1!r}, epsilon2={e2!r}"
+        )
     if not math.isclose(e1 + e2, eps, rel_tol=1e-9, abs_tol=1e-12):
         raise ValueError(f"epsilon1 + epsilon2 must equal epsilon={eps!r}, got {e1!r} + {e2!r} = {e1 + e2!r}")
     return e1, e2
@@ -180,8 +200,12 @@ class MulticlassFramework(Mechanism):
         if counts.N < 1:
             raise ValueError(f"counts.N must be >= 1, got {counts.N}")
         pair = np.asarray(counts.pair)
-        if pair.shape != (self.c, self.d) or not np.all(np.isfinite(pair)) or np.any(pair < 0) \
-                or np.any(pair > counts.N):
+        if (
+            pair.shape != (self.c, self.d)
+            or not np.all(np.isfinite(pair))
+            or np.any(pair < 0)
+            or np.any(pair > counts.N)
+        ):
             raise ValueError(f"counts.pair must be a ({self.c}, {self.d}) table of counts in [0, N={counts.N}]")
         return self._estimate(counts)
 
@@ -307,8 +331,7 @@ class HEC(MulticlassFramework):
             if self.invalid == "dummy":
                 counts = self.oracle.simulate_counts(np.append(valid, n_inv), gen)
             else:
-                counts = self.oracle.simulate_counts(valid + gen.multinomial(n_inv, np.full(self.d, 1.0 / self.d)),
-                                                     gen)
+                counts = self.oracle.simulate_counts(valid + gen.multinomial(n_inv, np.full(self.d, 1.0 / self.d)), gen)
             pair[j] = counts[: self.d]
         return Tallies(N=N, pair=pair, group=sizes)
 
@@ -412,16 +435,25 @@ class PTS(MulticlassFramework):
 
     name = "PTS"
 
-    def __init__(self, epsilon: float, c: int, d: int, *, epsilon1: float | None = None,
-                 epsilon2: float | None = None, item_oracle: str = "oue") -> None:
+    def __init__(
+        self,
+        epsilon: float,
+        c: int,
+        d: int,
+        *,
+        epsilon1: float | None = None,
+        epsilon2: float | None = None,
+        item_oracle: str = "oue",
+    ) -> None:
         super().__init__(epsilon, c, d)
         self.epsilon1, self.epsilon2 = split_budget(self.epsilon, epsilon1, epsilon2)
         if item_oracle not in ("oue", "adaptive"):
             raise ValueError(f"item_oracle must be 'oue' or 'adaptive', got {item_oracle!r}")
         self.item_oracle_choice = item_oracle
         self.label_oracle = GRR(self.epsilon1, self.c)
-        self.item_oracle: FrequencyOracle = (OUE(self.epsilon2, self.d) if item_oracle == "oue"
-                                             else adaptive_oracle(self.epsilon2, self.d))
+        self.item_oracle: FrequencyOracle = (
+            OUE(self.epsilon2, self.d) if item_oracle == "oue" else adaptive_oracle(self.epsilon2, self.d)
+        )
 
     def perturb(self, labels: Any, items: Any, rng: Any = None) -> tuple[np.ndarray, Any]:
         """Returns ``(reported labels, item reports)``: an ``n x d`` boolean matrix for OUE, codes for GRR."""
@@ -436,8 +468,7 @@ class PTS(MulticlassFramework):
         if self.item_oracle.n_reports(rep) != lab.size:
             raise ValueError(f"item reports must describe {lab.size} users, got shape {rep.shape}")
         pair = np.stack([self.item_oracle.support_counts(rep[lab == C]) for C in range(self.c)]).astype(np.int64)
-        return Tallies(N=int(lab.size), pair=pair, label=np.bincount(lab, minlength=self.c),
-                       item=pair.sum(axis=0))
+        return Tallies(N=int(lab.size), pair=pair, label=np.bincount(lab, minlength=self.c), item=pair.sum(axis=0))
 
     def simulate_counts(self, true_counts: Any, rng: Any = None) -> Tallies:
         """Exact: reported labels per (label, item) cell, then the item oracle's count sampler per reported class.
@@ -450,7 +481,7 @@ class PTS(MulticlassFramework):
         tab = self._table(true_counts)
         gen = as_generator(rng)
         moved = samplers.grr_reported_labels(tab, self.label_oracle.p, self.label_oracle.q, gen)  # (c, d, c)
-        by_report = moved.sum(axis=0).T                       # (c', d): users reporting c' holding item i
+        by_report = moved.sum(axis=0).T  # (c', d): users reporting c' holding item i
         label = by_report.sum(axis=1)
         pair = np.zeros((self.c, self.d), dtype=np.int64)
         for C in range(self.c):
@@ -470,8 +501,7 @@ class PTS(MulticlassFramework):
         return num / ((p1 - q1) * (p2 - q2))
 
     def _variance(self, table: np.ndarray) -> np.ndarray:
-        return variance.pts_variance(table, self.epsilon1, self.epsilon2,
-                                     item_oracle=self.item_oracle_choice)
+        return variance.pts_variance(table, self.epsilon1, self.epsilon2, item_oracle=self.item_oracle_choice)
 
     def channel(self) -> np.ndarray:
         """Rows ``C·d + I``; columns ``C'·m + y`` with ``m`` the item oracle's outputs (``2^d`` bit vectors for

@@ -18,6 +18,7 @@ The frameworks in :mod:`ldp.multiclass.frameworks` and :mod:`ldp.multiclass.vali
 compose them in their ``simulate`` methods; :mod:`ldp.multiclass.topk` uses
 :func:`ue_counts` and :func:`vp_counts` for the bucket counts of every round.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -165,8 +166,9 @@ def vp_counts(valid_counts: Any, n_invalid: int, p: float, q: float, rng: Any = 
     return counts, int(n_b.sum()) + m - K
 
 
-def bucket_counts(valid_counts: Any, n_invalid: int, epsilon: float, *, invalid: str = "vp",
-                  method: str = "count", rng: Any = None) -> np.ndarray:
+def bucket_counts(
+    valid_counts: Any, n_invalid: int, epsilon: float, *, invalid: str = "vp", method: str = "count", rng: Any = None
+) -> np.ndarray:
     """Perturbed counts of ``B`` buckets (one top-k round), OUE bit probabilities for ``epsilon``.
 
     Parameters

@@ -40,6 +40,7 @@ Miners (names as in the paper's figures):
                      last round decided by the b-test ("PTS-Shuffling+VP+CP")
 ===================  ==========================================================
 """
+
 from __future__ import annotations
 
 import math
@@ -57,9 +58,22 @@ from .frameworks import check_pairs, check_table, split_budget
 from .samplers import bucket_counts
 
 __all__ = [
-    "TopKResult", "iteration_counts", "pem_levels", "shuffle_into_buckets", "true_topk", "score_topk",
-    "hec_topk", "ptj_topk", "pts_topk", "pts_optimised_topk", "mine_topk", "METHODS", "ABLATION_PTJ",
-    "ABLATION_PTS", "prefix_descent", "pairing_survival",
+    "TopKResult",
+    "iteration_counts",
+    "pem_levels",
+    "shuffle_into_buckets",
+    "true_topk",
+    "score_topk",
+    "hec_topk",
+    "ptj_topk",
+    "pts_topk",
+    "pts_optimised_topk",
+    "mine_topk",
+    "METHODS",
+    "ABLATION_PTJ",
+    "ABLATION_PTS",
+    "prefix_descent",
+    "pairing_survival",
 ]
 
 
@@ -152,12 +166,27 @@ class _Stage:
 
     def counts(self, valid_counts: np.ndarray, n_users: int) -> np.ndarray:
         n_valid = int(valid_counts.sum())
-        return bucket_counts(valid_counts.astype(np.int64), n_users - n_valid, self.epsilon,
-                             invalid=self.invalid, method=self.sampler, rng=self.gen)
+        return bucket_counts(
+            valid_counts.astype(np.int64),
+            n_users - n_valid,
+            self.epsilon,
+            invalid=self.invalid,
+            method=self.sampler,
+            rng=self.gen,
+        )
 
 
-def _pem_stage(values: np.ndarray, valid: np.ndarray, groups: list[np.ndarray], levels: list[int], D: int,
-               K: int, stage: _Stage, kept: np.ndarray | None = None, kept_len: int = 0) -> np.ndarray:
+def _pem_stage(
+    values: np.ndarray,
+    valid: np.ndarray,
+    groups: list[np.ndarray],
+    levels: list[int],
+    D: int,
+    K: int,
+    stage: _Stage,
+    kept: np.ndarray | None = None,
+    kept_len: int = 0,
+) -> np.ndarray:
     """PEM rounds at the suffix lengths ``levels``, one user group each; returns kept values, best first.
 
     Start from all suffixes of the first level (``kept=None``), or extend the suffixes
@@ -167,7 +196,7 @@ def _pem_stage(values: np.ndarray, valid: np.ndarray, groups: list[np.ndarray], 
     """
     for ell, g in zip(levels, groups):
         if kept is None:
-            cand = np.arange(min(2 ** ell, D), dtype=np.int64)
+            cand = np.arange(min(2**ell, D), dtype=np.int64)
         else:
             pads = np.arange(2 ** (ell - kept_len), dtype=np.int64) << kept_len
             cand = (pads[:, None] | kept[None, :]).ravel()
@@ -179,8 +208,15 @@ def _pem_stage(values: np.ndarray, valid: np.ndarray, groups: list[np.ndarray], 
     return kept
 
 
-def _shuffle_stage(values: np.ndarray, valid_fn: Callable[[int, np.ndarray], np.ndarray], groups: list[np.ndarray],
-                   cands: np.ndarray, schedule: list[tuple[int, int]], D: int, stage: _Stage) -> np.ndarray:
+def _shuffle_stage(
+    values: np.ndarray,
+    valid_fn: Callable[[int, np.ndarray], np.ndarray],
+    groups: list[np.ndarray],
+    cands: np.ndarray,
+    schedule: list[tuple[int, int]],
+    D: int,
+    stage: _Stage,
+) -> np.ndarray:
     """Shuffling rounds: round ``r`` uses user group ``groups[r]`` and ``(B, keep) = schedule[r]``.
 
     ``valid_fn(r, users)`` says which users of the group are valid apart from holding a
@@ -207,8 +243,9 @@ def _split(users: np.ndarray, parts: int) -> list[np.ndarray]:
 
 
 # ---------------------------------------------------------------------------- validation
-def _check_common(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float
-                  ) -> tuple[np.ndarray, np.ndarray, int, int, int, float]:
+def _check_common(
+    labels: Any, items: Any, c: int, d: int, k: int, epsilon: float
+) -> tuple[np.ndarray, np.ndarray, int, int, int, float]:
     c = check_int(c, "c", minimum=2)
     d = check_int(d, "d", minimum=2)
     k = check_int(k, "k", minimum=1)
@@ -232,8 +269,19 @@ def _split_per_class(joint_ranked: np.ndarray, c: int, d: int, k: int) -> np.nda
 
 
 # ---------------------------------------------------------------------------- HEC
-def hec_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
-             invalid: str = "replace", m_ext: int = 2, sampler: str = "count") -> TopKResult:
+def hec_topk(
+    labels: Any,
+    items: Any,
+    c: int,
+    d: int,
+    k: int,
+    epsilon: float,
+    rng: Any = None,
+    *,
+    invalid: str = "replace",
+    m_ext: int = 2,
+    sampler: str = "count",
+) -> TopKResult:
     """HEC: users split at random into ``c`` groups; group ``j`` runs PEM(ε, K=k) for class ``j``,
     treating users of other classes as invalid (random replacement by default)."""
     lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
@@ -241,8 +289,9 @@ def hec_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rn
     return _hec_groups(lab, itm, c, d, k, m_ext, _Stage(eps, invalid, sampler, gen), gen)
 
 
-def _hec_groups(lab: np.ndarray, itm: np.ndarray, c: int, d: int, k: int, m_ext: int, stage: Any,
-                gen: np.random.Generator) -> TopKResult:
+def _hec_groups(
+    lab: np.ndarray, itm: np.ndarray, c: int, d: int, k: int, m_ext: int, stage: Any, gen: np.random.Generator
+) -> TopKResult:
     """HEC's mining: users split at random into ``c`` groups; group ``j`` runs PEM for class ``j`` with the round
     step ``stage`` (users of other classes are invalid in that group)."""
     levels = pem_levels(d, k, m_ext)
@@ -255,9 +304,20 @@ def _hec_groups(lab: np.ndarray, itm: np.ndarray, c: int, d: int, k: int, m_ext:
 
 
 # ---------------------------------------------------------------------------- PTJ
-def ptj_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
-             shuffling: bool = False, invalid: str = "replace", m_ext: int = 2, sampler: str = "count"
-             ) -> TopKResult:
+def ptj_topk(
+    labels: Any,
+    items: Any,
+    c: int,
+    d: int,
+    k: int,
+    epsilon: float,
+    rng: Any = None,
+    *,
+    shuffling: bool = False,
+    invalid: str = "replace",
+    m_ext: int = 2,
+    sampler: str = "count",
+) -> TopKResult:
     """PTJ: mine the top ``K = c·k`` pairs of the joint domain, then split them by class.
 
     ``shuffling=False``: PEM rounds (``PTJ``, ``PTJ+VP``).  ``shuffling=True``:
@@ -279,8 +339,9 @@ def ptj_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rn
         kept = np.arange(D, dtype=np.int64)
         if it > 1:
             kept = _shuffle_stage(joint, lambda r, g: np.ones(g.size, bool), groups[:-1], kept, schedule, D, stage)
-        kept = _shuffle_stage(joint, lambda r, g: np.ones(g.size, bool), groups[-1:], kept,
-                              [(max(1, kept.size), K)], D, stage)
+        kept = _shuffle_stage(
+            joint, lambda r, g: np.ones(g.size, bool), groups[-1:], kept, [(max(1, kept.size), K)], D, stage
+        )
         rounds, info = it, {"IT": it}
     else:
         levels = pem_levels(D, K, m_ext)
@@ -292,10 +353,24 @@ def ptj_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rn
 
 
 # ---------------------------------------------------------------------------- PTS baselines
-def pts_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
-             invalid: str = "replace", shuffling: bool = False, use_global: bool = False, a: float = 0.2,
-             epsilon1: float | None = None, epsilon2: float | None = None, m_ext: int = 2,
-             sampler: str = "count") -> TopKResult:
+def pts_topk(
+    labels: Any,
+    items: Any,
+    c: int,
+    d: int,
+    k: int,
+    epsilon: float,
+    rng: Any = None,
+    *,
+    invalid: str = "replace",
+    shuffling: bool = False,
+    use_global: bool = False,
+    a: float = 0.2,
+    epsilon1: float | None = None,
+    epsilon2: float | None = None,
+    m_ext: int = 2,
+    sampler: str = "count",
+) -> TopKResult:
     """PTS baselines and single-optimisation variants (Table III).
 
     Labels go through GRR(ε1) once; users are grouped by *reported* label and each
@@ -323,8 +398,7 @@ def pts_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rn
         h = len(g_levels) // 2
         if h >= 1:
             g_stage = _Stage(eps, invalid, sampler, gen)
-            start_cands = _pem_stage(itm, np.ones(lab.size, bool), _split(sample, h), g_levels[:h], d, c * k,
-                                     g_stage)
+            start_cands = _pem_stage(itm, np.ones(lab.size, bool), _split(sample, h), g_levels[:h], d, c * k, g_stage)
             class_levels = g_levels[h:]
             info["global_levels"] = g_levels[:h]
     rep = GRR(e1, c).perturb(lab[perm], gen)
@@ -345,8 +419,17 @@ def pts_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rn
         else:
             valid = np.ones(lab.size, dtype=bool)
             if start_cands is not None:
-                kept = _pem_stage(itm, valid, _split(users, len(class_levels)), class_levels, d, k, stage,
-                                  start_cands, info["global_levels"][-1])
+                kept = _pem_stage(
+                    itm,
+                    valid,
+                    _split(users, len(class_levels)),
+                    class_levels,
+                    d,
+                    k,
+                    stage,
+                    start_cands,
+                    info["global_levels"][-1],
+                )
             else:
                 kept = _pem_stage(itm, valid, _split(users, len(class_levels)), class_levels, d, k, stage)
         out[C] = _pad(kept, k)
@@ -361,10 +444,24 @@ def _pad(kept: np.ndarray, k: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- PTS optimised (Alg. 1 + 2)
-def pts_optimised_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *,
-                       a: float = 0.2, b: float | None = 2.0, use_global: bool = True, use_cp: bool = True,
-                       dprime_factor: float = 2.0, epsilon1: float | None = None, epsilon2: float | None = None,
-                       sampler: str = "count") -> TopKResult:
+def pts_optimised_topk(
+    labels: Any,
+    items: Any,
+    c: int,
+    d: int,
+    k: int,
+    epsilon: float,
+    rng: Any = None,
+    *,
+    a: float = 0.2,
+    b: float | None = 2.0,
+    use_global: bool = True,
+    use_cp: bool = True,
+    dprime_factor: float = 2.0,
+    epsilon1: float | None = None,
+    epsilon2: float | None = None,
+    sampler: str = "count",
+) -> TopKResult:
     """PTS-Shuffling+VP+CP, Algorithms 1 and 2 of Mao et al. ("PTS-opt").
 
     1. Every user perturbs her label once with GRR(ε1) and knows whether it flipped.
@@ -410,7 +507,7 @@ def pts_optimised_topk(labels: Any, items: Any, c: int, d: int, k: int, epsilon:
     out = np.empty((c, k), dtype=np.int64)
     cp_used = np.zeros(c, dtype=bool)
     for C in range(c):
-        users = perm[order[bounds[C]: bounds[C + 1]]]
+        users = perm[order[bounds[C] : bounds[C + 1]]]
         if use_cp:
             cp_used[C] = b is None or n_hat_s is None or not (users.size > b * dprime_factor * n_hat_s[C])
         out[C] = _pts_class_stage(itm, users, cands, it_r, k, d, stage, flipped if cp_used[C] else None)
@@ -422,8 +519,18 @@ def _all_valid(r: int, g: np.ndarray) -> np.ndarray:
     return np.ones(g.size, bool)
 
 
-def _pts_global_stage(itm: np.ndarray, rep: np.ndarray, perm: np.ndarray, grr: GRR, a: float, it_f: int, c: int,
-                      d: int, k: int, stage: _Stage) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pts_global_stage(
+    itm: np.ndarray,
+    rep: np.ndarray,
+    perm: np.ndarray,
+    grr: GRR,
+    a: float,
+    it_f: int,
+    c: int,
+    d: int,
+    k: int,
+    stage: _Stage,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Algorithm 1: a fraction ``a`` of the users (first in ``perm``) runs ``it_f`` global shuffling rounds.
 
     Returns the surviving candidates, the other users and the class sizes ``n^_S``
@@ -433,13 +540,22 @@ def _pts_global_stage(itm: np.ndarray, rep: np.ndarray, perm: np.ndarray, grr: G
     n_s = int(round(a * rep.size))
     sample, rest = perm[:n_s], perm[n_s:]
     n_hat_s = (np.bincount(rep[sample], minlength=c) - n_s * grr.q) / (grr.p - grr.q)
-    cands = _shuffle_stage(itm, _all_valid, _split(sample, it_f), np.arange(d, dtype=np.int64),
-                           [(4 * k * c, 2 * k * c)] * it_f, d, stage)
+    cands = _shuffle_stage(
+        itm, _all_valid, _split(sample, it_f), np.arange(d, dtype=np.int64), [(4 * k * c, 2 * k * c)] * it_f, d, stage
+    )
     return cands, rest, n_hat_s
 
 
-def _pts_class_stage(itm: np.ndarray, users: np.ndarray, cands: np.ndarray, it_r: int, k: int, d: int,
-                     stage: _Stage, flipped: np.ndarray | None) -> np.ndarray:
+def _pts_class_stage(
+    itm: np.ndarray,
+    users: np.ndarray,
+    cands: np.ndarray,
+    it_r: int,
+    k: int,
+    d: int,
+    stage: _Stage,
+    flipped: np.ndarray | None,
+) -> np.ndarray:
     """Algorithm 2 for one class: ``it_r - 1`` shuffling rounds, then a last round keeping exactly ``k``.
 
     With ``flipped`` given (CP on), a user whose label flipped is invalid in the last round.
@@ -478,6 +594,7 @@ def score_topk(found: Any, truth: Any) -> dict[str, np.ndarray | float]:
 def _m(fn: Callable[..., TopKResult], **fixed: Any) -> Callable[..., TopKResult]:
     def run(labels, items, c, d, k, epsilon, rng=None, **kw):
         return fn(labels, items, c, d, k, epsilon, rng, **{**fixed, **kw})
+
     run.__doc__ = f"{fn.__name__} with {fixed}"
     return run
 
@@ -507,8 +624,9 @@ ABLATION_PTS: dict[str, Callable[..., TopKResult]] = {
 }
 
 
-def mine_topk(method: str, labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None,
-              **options: Any) -> TopKResult:
+def mine_topk(
+    method: str, labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, **options: Any
+) -> TopKResult:
     """Run a miner by name (a key of :data:`METHODS`, or ``"PTJ:<col>"`` / ``"PTS:<col>"`` for Table III)."""
     if method in METHODS:
         fn = METHODS[method]
@@ -532,13 +650,13 @@ def prefix_descent(counts: Any) -> list[int]:
     """
     c = np.asarray(counts, dtype=float)
     L = int(round(math.log2(c.size)))
-    if c.ndim != 1 or 2 ** L != c.size or L < 1:
+    if c.ndim != 1 or 2**L != c.size or L < 1:
         raise ValueError(f"counts must have a power-of-two length >= 2, got shape {c.shape}")
     path, prefix = [], 0
     for level in range(1, L + 1):
         width = L - level
         kids = [(prefix << 1) | b for b in (0, 1)]
-        mass = [c[(kid << width):((kid + 1) << width)].sum() for kid in kids]
+        mass = [c[(kid << width) : ((kid + 1) << width)].sum() for kid in kids]
         prefix = kids[int(mass[1] > mass[0])]
         path.append(prefix)
     return path
@@ -564,7 +682,7 @@ def pairing_survival(counts: Any, target: int, keep: int = 2) -> tuple[int, int]
             return
         first = items[0]
         for j in range(1, len(items)):
-            rest = items[1:j] + items[j + 1:]
+            rest = items[1:j] + items[j + 1 :]
             for tail in pairings(rest):
                 yield [(first, items[j])] + tail
 

@@ -15,6 +15,7 @@ is a picklable trial function whose remaining arguments are the sweep's grid.
 * :func:`variance_on`, :func:`rmse_on`, :func:`topk_on`, :func:`syn_topk_on`, :func:`budget_split_on`,
   :func:`parameter_on` -- the same trials with the dataset looked up by name (for sweeps).
 """
+
 from __future__ import annotations
 
 import math
@@ -25,15 +26,32 @@ from typing import Any
 import numpy as np
 
 from .._checks import as_generator
+from .authors import hec_as_published_mse, hec_topk_as_scripted, ptj_as_published_mse
 from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table, table_to_pairs
 from .paper import TOPK_K
-from .authors import hec_as_published_mse, hec_topk_as_scripted, ptj_as_published_mse
 from .topk import mine_topk, score_topk, true_topk
 from .validity import CP
 
-__all__ = ["FREQUENCY_METHODS", "make_framework", "variance_trial", "rmse_trial", "analytic_rmse", "TopKData",
-           "topk_trial", "budget_split_trial", "topk_parameter_trial", "DEFAULT_A", "DEFAULT_B", "variance_on",
-           "rmse_on", "topk_on", "syn_topk_on", "budget_split_on", "parameter_on", "hec_script_topk_on"]
+__all__ = [
+    "FREQUENCY_METHODS",
+    "make_framework",
+    "variance_trial",
+    "rmse_trial",
+    "analytic_rmse",
+    "TopKData",
+    "topk_trial",
+    "budget_split_trial",
+    "topk_parameter_trial",
+    "DEFAULT_A",
+    "DEFAULT_B",
+    "variance_on",
+    "rmse_on",
+    "topk_on",
+    "syn_topk_on",
+    "budget_split_on",
+    "parameter_on",
+    "hec_script_topk_on",
+]
 
 #: Algorithm 1's sampled share ``a`` and Algorithm 2's threshold ``b`` (Sec. VII-F: "a = 0.2", "b = 2")
 DEFAULT_A, DEFAULT_B = 0.2, 2.0
@@ -58,8 +76,9 @@ def variance_trial(table: Any, epsilon: float, rng: Any = None, *, item: int = 0
     for method in ("PTS", "PTS-CP"):
         F = make_framework(method, epsilon, *tab.shape)
         est = F.run(tab, gen)[:, item]
-        rows += [{"method": method, "class": C, "sq_error": float((est[C] - tab[C, item]) ** 2)}
-                 for C in range(tab.shape[0])]
+        rows += [
+            {"method": method, "class": C, "sq_error": float((est[C] - tab[C, item]) ** 2)} for C in range(tab.shape[0])
+        ]
     return rows
 
 
@@ -75,8 +94,9 @@ def rmse_trial(tables: dict[str, Any], method: str, epsilon: float, rng: Any = N
     return {"rmse": math.sqrt(sq / cells)}
 
 
-def analytic_rmse(tables: dict[str, Any], method: str, epsilon: float, *, as_published: bool = False,
-                  shift_oue: bool = True) -> float:
+def analytic_rmse(
+    tables: dict[str, Any], method: str, epsilon: float, *, as_published: bool = False, shift_oue: bool = True
+) -> float:
     """Expected pooled RMSE, ``sqrt(mean over cells of E(estimate - truth)^2)``.
 
     ``as_published=False``: from the exact variances (the estimators are unbiased).
@@ -141,8 +161,9 @@ class TopKData:
         return self._truth[k]
 
 
-def topk_trial(data: TopKData, method: str, epsilon: float, k: int = 20, rng: Any = None,
-               **options: Any) -> dict[str, Any]:
+def topk_trial(
+    data: TopKData, method: str, epsilon: float, k: int = 20, rng: Any = None, **options: Any
+) -> dict[str, Any]:
     """One top-k trial: F1 and NCR averaged over classes, plus the per-class F1."""
     res = mine_topk(method, data.labels, data.items, data.c, data.d, k, epsilon, rng, **options)
     s = score_topk(res.items, data.truth(k))
@@ -160,8 +181,9 @@ def _check_share(value: Any, name: str) -> float:
     return v
 
 
-def budget_split_trial(data: TopKData, proportion: float, epsilon: float = 4.0, k: int = 20,
-                       rng: Any = None) -> dict[str, Any]:
+def budget_split_trial(
+    data: TopKData, proportion: float, epsilon: float = 4.0, k: int = 20, rng: Any = None
+) -> dict[str, Any]:
     """One Fig. 11 trial: PTS-opt with ``ε1 = proportion·ε`` for the label and ``ε2 = ε - ε1`` for the items.
 
     As in the authors' budget-allocation script for SYN4 (``top-k item mining/SYN4/privacy budget
@@ -171,12 +193,14 @@ def budget_split_trial(data: TopKData, proportion: float, epsilon: float = 4.0, 
     """
     share = _check_share(proportion, "proportion")
     e1 = share * float(epsilon)
-    return topk_trial(data, "PTS-opt", epsilon, k, rng, use_global=False, b=None, epsilon1=e1,
-                      epsilon2=float(epsilon) - e1)
+    return topk_trial(
+        data, "PTS-opt", epsilon, k, rng, use_global=False, b=None, epsilon1=e1, epsilon2=float(epsilon) - e1
+    )
 
 
-def topk_parameter_trial(data: TopKData, parameter: str, value: float, epsilon: float = 4.0, k: int = 20,
-                         rng: Any = None) -> dict[str, Any]:
+def topk_parameter_trial(
+    data: TopKData, parameter: str, value: float, epsilon: float = 4.0, k: int = 20, rng: Any = None
+) -> dict[str, Any]:
     """One Fig. 12 trial: PTS-opt (Algorithms 1 and 2) with ``a`` or ``b`` set to ``value``, the other at its default.
 
     As in the authors' scripts ``top-k item mining/code/PTS_optimized_a_vary.py`` and ``..._b_vary.py``
@@ -186,8 +210,11 @@ def topk_parameter_trial(data: TopKData, parameter: str, value: float, epsilon: 
     if parameter == "a":
         opts = {"a": _check_share(value, "a"), "b": DEFAULT_B}
     elif parameter == "b":
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                or not (math.isfinite(float(value)) and float(value) > 0):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float, np.integer, np.floating))
+            or not (math.isfinite(float(value)) and float(value) > 0)
+        ):
             raise ValueError(f"b must be a finite number > 0, got {value!r}")
         opts = {"a": DEFAULT_A, "b": float(value)}
     else:
@@ -203,26 +230,34 @@ def _lookup(data: Mapping[Any, Any], key: Any, what: str) -> Any:
     return data[key]
 
 
-def variance_on(tables: Mapping[str, Any], dataset: str, epsilon: float = 1.0,
-                rng: Any = None) -> list[dict[str, Any]]:
+def variance_on(tables: Mapping[str, Any], dataset: str, epsilon: float = 1.0, rng: Any = None) -> list[dict[str, Any]]:
     """:func:`variance_trial` on ``tables[dataset]`` (Fig. 5)."""
     return variance_trial(_lookup(tables, dataset, "tables"), epsilon, rng)
 
 
-def rmse_on(tables: Mapping[str, dict[str, Any]], dataset: str, method: str, epsilon: float,
-            rng: Any = None) -> dict[str, float]:
+def rmse_on(
+    tables: Mapping[str, dict[str, Any]], dataset: str, method: str, epsilon: float, rng: Any = None
+) -> dict[str, float]:
     """:func:`rmse_trial` on the feature-group tables ``tables[dataset]`` (Fig. 6)."""
     return rmse_trial(_lookup(tables, dataset, "tables"), method, epsilon, rng)
 
 
-def topk_on(data: Mapping[str, TopKData], dataset: str, method: str, epsilon: float, rng: Any = None,
-            k: int = TOPK_K) -> dict[str, Any]:
+def topk_on(
+    data: Mapping[str, TopKData], dataset: str, method: str, epsilon: float, rng: Any = None, k: int = TOPK_K
+) -> dict[str, Any]:
     """:func:`topk_trial` on ``data[dataset]`` (Figs 7-9 and Table III)."""
     return topk_trial(_lookup(data, dataset, "data"), method, epsilon, k, rng)
 
 
-def syn_topk_on(data: Mapping[tuple[str, int], TopKData], dataset: str, c: int, method: str, rng: Any = None,
-                epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
+def syn_topk_on(
+    data: Mapping[tuple[str, int], TopKData],
+    dataset: str,
+    c: int,
+    method: str,
+    rng: Any = None,
+    epsilon: float = 4.0,
+    k: int = TOPK_K,
+) -> dict[str, Any]:
     """One Fig. 10 trial on ``data[(dataset, c)]``.
 
     On SYN4, where no item is frequent in every class, PTS-opt skips the global stage
@@ -233,20 +268,34 @@ def syn_topk_on(data: Mapping[tuple[str, int], TopKData], dataset: str, c: int, 
     return topk_trial(_lookup(data, (dataset, c), "data"), method, epsilon, k, rng, **opts)
 
 
-def budget_split_on(data: Mapping[int, TopKData], c: int, proportion: float, rng: Any = None,
-                    epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
+def budget_split_on(
+    data: Mapping[int, TopKData], c: int, proportion: float, rng: Any = None, epsilon: float = 4.0, k: int = TOPK_K
+) -> dict[str, Any]:
     """:func:`budget_split_trial` on ``data[c]`` (Fig. 11)."""
     return budget_split_trial(_lookup(data, c, "data"), proportion, epsilon, k, rng)
 
 
-def parameter_on(data: Mapping[str, TopKData], dataset: str, parameter: str, value: float, rng: Any = None,
-                 epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
+def parameter_on(
+    data: Mapping[str, TopKData],
+    dataset: str,
+    parameter: str,
+    value: float,
+    rng: Any = None,
+    epsilon: float = 4.0,
+    k: int = TOPK_K,
+) -> dict[str, Any]:
     """:func:`topk_parameter_trial` on ``data[dataset]`` (Fig. 12)."""
     return topk_parameter_trial(_lookup(data, dataset, "data"), parameter, value, epsilon, k, rng)
 
 
-def hec_script_topk_on(data: Mapping[tuple[str, int], TopKData], dataset: str, c: int, rng: Any = None,
-                       epsilon: float = 4.0, k: int = TOPK_K) -> dict[str, Any]:
+def hec_script_topk_on(
+    data: Mapping[tuple[str, int], TopKData],
+    dataset: str,
+    c: int,
+    rng: Any = None,
+    epsilon: float = 4.0,
+    k: int = TOPK_K,
+) -> dict[str, Any]:
     """One Fig. 10 trial of HEC as the authors' SYN script computes it (:func:`hec_topk_as_scripted`)."""
     d = _lookup(data, (dataset, c), "data")
     res = hec_topk_as_scripted(d.labels, d.items, d.c, d.d, k, epsilon, rng)

@@ -16,6 +16,7 @@ server does not: that is the whole trick.  The server counts a pair ``(C, I)``
 only when the reported label is ``C``, bit ``I`` is 1 *and* the flag is 0, and
 calibrates with the class size estimated from the same reports (Eq. (4)).
 """
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple
@@ -34,9 +35,9 @@ __all__ = ["VP", "VPCounts", "CP"]
 class VPCounts(NamedTuple):
     """The server's counts of validity perturbation (what :meth:`VP.estimate_counts` needs)."""
 
-    kept: np.ndarray   #: reports with bit ``I`` set among those whose flag is 0, for ``I < d``
-    flagged: int       #: reports whose perturbed flag is 1 (dropped)
-    n: int             #: all reports
+    kept: np.ndarray  #: reports with bit ``I`` set among those whose flag is 0, for ``I < d``
+    flagged: int  #: reports whose perturbed flag is 1 (dropped)
+    n: int  #: all reports
 
 
 class VP(Mechanism):
@@ -100,8 +101,9 @@ class VP(Mechanism):
     def support_counts(self, reports: Any) -> VPCounts:
         """:class:`VPCounts` ``(kept, flagged, n)``: kept reports with bit I set, flagged reports, all reports."""
         bits = np.asarray(reports)
-        if bits.dtype != bool and not (np.issubdtype(bits.dtype, np.integer) and (bits.size == 0 or (
-                bits.min() >= 0 and bits.max() <= 1))):
+        if bits.dtype != bool and not (
+            np.issubdtype(bits.dtype, np.integer) and (bits.size == 0 or (bits.min() >= 0 and bits.max() <= 1))
+        ):
             raise TypeError(f"reports must be a boolean (or 0/1) matrix, got dtype {bits.dtype}")
         bits = bits.astype(bool)
         if bits.ndim != 2 or bits.shape[1] != self.d + 1:
@@ -110,7 +112,9 @@ class VP(Mechanism):
         return VPCounts(bits[~flag, : self.d].sum(axis=0).astype(np.int64), int(flag.sum()), int(bits.shape[0]))
 
     def simulate_counts(self, true_counts: Any, rng: Any = None) -> VPCounts:
-        """The same :class:`VPCounts` as :meth:`support_counts`, drawn exactly (:func:`~ldp.multiclass.samplers.vp_counts`).
+        """The same :class:`VPCounts` as :meth:`support_counts`, drawn exactly.
+
+        Drawn by :func:`~ldp.multiclass.samplers.vp_counts`.
 
         ``true_counts`` has length ``d + 1``: the valid users at each position, then the invalid users.
         """
@@ -150,13 +154,13 @@ class VP(Mechanism):
         kappa = ((1 - q) * q - q * (1 - p)) / (p - q)
         delta = (1 - q) * (p - q)
         inv = f[self.d]
-        hold = f[: self.d]                                   # users valid at I
-        other = 1.0 - inv - hold                             # valid elsewhere
+        hold = f[: self.d]  # users valid at I
+        other = 1.0 - inv - hold  # valid elsewhere
         ex = np.stack([(1 - q) * p * np.ones(self.d), (1 - q) * q * np.ones(self.d), (1 - p) * q * np.ones(self.d)])
         ef = np.array([q, q, p])[:, None] * np.ones((3, self.d))
         w = np.stack([hold, other, np.full(self.d, inv)])
-        per = ex * (1 - ex) + kappa ** 2 * ef * (1 - ef) - 2 * kappa * ex * ef
-        return n * (w * per).sum(axis=0) / delta ** 2
+        per = ex * (1 - ex) + kappa**2 * ef * (1 - ef) - 2 * kappa * ex * ef
+        return n * (w * per).sum(axis=0) / delta**2
 
     def channel(self) -> np.ndarray:
         """``(d + 1) x 2^(d+1)`` channel: rows = values ``0..d-1`` then "invalid" (row ``d``)."""
@@ -189,8 +193,9 @@ class CP(MulticlassFramework):
 
     name = "PTS-CP"
 
-    def __init__(self, epsilon: float, c: int, d: int, *, epsilon1: float | None = None,
-                 epsilon2: float | None = None) -> None:
+    def __init__(
+        self, epsilon: float, c: int, d: int, *, epsilon1: float | None = None, epsilon2: float | None = None
+    ) -> None:
         super().__init__(epsilon, c, d)
         self.epsilon1, self.epsilon2 = split_budget(self.epsilon, epsilon1, epsilon2)
         self.label_oracle = GRR(self.epsilon1, self.c)

@@ -18,6 +18,7 @@ Exact variances (all checked against simulation in ``tests/test_multiclass_varia
 
 The paper's Theorems 4-7 (noise injected by invalid users) and Table I are here too.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,16 +30,31 @@ from .._checks import check_epsilon, check_int
 from ..oracles import GRR, OUE, adaptive_oracle
 
 __all__ = [
-    "pts_probabilities", "cp_constants", "cell_margins", "pmi",
-    "cp_variance", "cp_variance_eq5", "pts_variance", "pts_variance_independent", "ptj_variance",
-    "hec_variance", "hec_random_item_bias", "theorem10_bound", "table1_coefficients",
-    "replacement_noise", "vp_noise", "target_count_replacement", "target_count_vp", "pooled_rmse",
+    "pts_probabilities",
+    "cp_constants",
+    "cell_margins",
+    "pmi",
+    "cp_variance",
+    "cp_variance_eq5",
+    "pts_variance",
+    "pts_variance_independent",
+    "ptj_variance",
+    "hec_variance",
+    "hec_random_item_bias",
+    "theorem10_bound",
+    "table1_coefficients",
+    "replacement_noise",
+    "vp_noise",
+    "target_count_replacement",
+    "target_count_vp",
+    "pooled_rmse",
 ]
 
 
 # ---------------------------------------------------------------------------- constants
-def pts_probabilities(epsilon1: float, epsilon2: float, c: int, d: int | None = None, *,
-                      item_oracle: str = "oue") -> tuple[float, float, float, float]:
+def pts_probabilities(
+    epsilon1: float, epsilon2: float, c: int, d: int | None = None, *, item_oracle: str = "oue"
+) -> tuple[float, float, float, float]:
     """``(p1, q1, p2, q2)``: GRR(ε1) over ``c`` labels, and the item oracle's support probabilities.
 
     ``item_oracle="oue"`` (the paper's PTS): OUE(ε2) bits.  ``item_oracle="adaptive"``:
@@ -74,8 +90,18 @@ def cp_constants(epsilon1: float, epsilon2: float, c: int) -> dict[str, float]:
     gamma = q1 * (1 - p2) * q2
     delta = alpha - beta
     kappa = q2 * (p1 * (1 - q2) - q1 * (1 - p2)) / (p1 - q1)
-    return dict(p1=p1, q1=q1, p2=p2, q2=q2, alpha=alpha, beta=beta, gamma=gamma, delta=delta, kappa=kappa,
-                K=kappa * (p1 - q1) / delta)
+    return dict(
+        p1=p1,
+        q1=q1,
+        p2=p2,
+        q2=q2,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        delta=delta,
+        kappa=kappa,
+        K=kappa * (p1 - q1) / delta,
+    )
 
 
 def cell_margins(table: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -127,7 +153,7 @@ def cp_variance(table: Any, epsilon1: float, epsilon2: float) -> np.ndarray:
     var_x = f * a * (1 - a) + (n - f) * b * (1 - b) + (N - n) * g * (1 - g)
     var_y = n * p1 * (1 - p1) + (N - n) * q1 * (1 - q1)
     cov = f * a * (1 - p1) + (n - f) * b * (1 - p1) + (N - n) * g * (1 - q1)
-    return (var_x + kap ** 2 * var_y - 2 * kap * cov) / k["delta"] ** 2
+    return (var_x + kap**2 * var_y - 2 * kap * cov) / k["delta"] ** 2
 
 
 def cp_variance_eq5(table: Any, epsilon1: float, epsilon2: float) -> np.ndarray:
@@ -146,8 +172,8 @@ def cp_variance_eq5(table: Any, epsilon1: float, epsilon2: float) -> np.ndarray:
 def _pts_w_variance(r: Any, s: Any, q1: float, q2: float) -> Any:
     """``Var(L B - q2 L - q1 B)`` for independent ``L ~ Bern(r)``, ``B ~ Bern(s)``."""
     mean = r * s - q2 * r - q1 * s
-    second = r * s * (1 - 2 * q1 - 2 * q2 + 2 * q1 * q2) + q2 ** 2 * r + q1 ** 2 * s
-    return second - mean ** 2
+    second = r * s * (1 - 2 * q1 - 2 * q2 + 2 * q1 * q2) + q2**2 * r + q1**2 * s
+    return second - mean**2
 
 
 def pts_variance(table: Any, epsilon1: float, epsilon2: float, *, item_oracle: str = "oue") -> np.ndarray:
@@ -179,7 +205,7 @@ def pts_variance_independent(table: Any, epsilon1: float, epsilon2: float) -> np
     var_n = (n * p1 * (1 - p1) + (N - n) * q1 * (1 - q1)) / (p1 - q1) ** 2
     var_F = (F * p2 * (1 - p2) + (N - F) * q2 * (1 - q2)) / (p2 - q2) ** 2
     D = (p1 - q1) * (p2 - q2)
-    return (var_f + (q2 * (p1 - q1)) ** 2 * var_n + (q1 * (p2 - q2)) ** 2 * var_F) / D ** 2
+    return (var_f + (q2 * (p1 - q1)) ** 2 * var_n + (q1 * (p2 - q2)) ** 2 * var_F) / D**2
 
 
 def theorem10_bound(table: Any, epsilon1: float, epsilon2: float) -> np.ndarray:
@@ -187,7 +213,7 @@ def theorem10_bound(table: Any, epsilon1: float, epsilon2: float) -> np.ndarray:
     f, n, F, N = cell_margins(table)
     k = cp_constants(epsilon1, epsilon2, np.asarray(table).shape[0])
     p1, q1, p2, q2, delta = k["p1"], k["q1"], k["p2"], k["q2"], k["delta"]
-    t1 = ((n - f) * p1 ** 2 * q2 ** 2 * (1 - q2) ** 2 + (N - n) * q1 * q2 * p2 * (1 - q1 * q2) ** 2) / delta ** 2
+    t1 = ((n - f) * p1**2 * q2**2 * (1 - q2) ** 2 + (N - n) * q1 * q2 * p2 * (1 - q1 * q2) ** 2) / delta**2
     t2 = (q1 * q2 * (1 - p2) / delta) ** 2 * (n * p1 * (1 - p1) + (N - n) * q1 * (1 - q1)) / (p1 - q1) ** 2
     t3 = (q1 / ((p1 - q1) * (p2 - q2))) ** 2 * (F * p2 * (1 - p2) + (N - F) * q2 * (1 - q2))
     return t1 + t2 + t3
@@ -252,7 +278,7 @@ def hec_variance(table: Any, epsilon: float, *, invalid: str = "dummy") -> np.nd
     within = (Nj / N) * (f * p * (1 - p) + (n - f) * q * (1 - q) + (N - n) * r * (1 - r))
     a, b = p - r, q - r  # w_u of holders and of the other class-j users; invalid users have w_u = 0
     mean_w = (f * a + (n - f) * b) / N
-    var_w = (f * a ** 2 + (n - f) * b ** 2) / N - mean_w ** 2
+    var_w = (f * a**2 + (n - f) * b**2) / N - mean_w**2
     between = Nj * (N - Nj) / (N - 1) * var_w if N > 1 else 0.0 * var_w
     return (N / Nj) ** 2 * (within + between) / (p - q) ** 2
 
@@ -281,15 +307,15 @@ def table1_coefficients(epsilon: float, c: int = 4, *, version: str = "printed")
     a, b, g, D, K, kap = k["alpha"], k["beta"], k["gamma"], k["delta"], k["K"], k["kappa"]
     p1, q1 = k["p1"], k["q1"]
     v = lambda x: x * (1 - x)  # noqa: E731
-    n_eq5 = (v(b) - v(g)) / D ** 2 + K ** 2 * (v(p1) - v(q1)) / (p1 - q1) ** 2
+    n_eq5 = (v(b) - v(g)) / D**2 + K**2 * (v(p1) - v(q1)) / (p1 - q1) ** 2
     if version == "printed":
-        return {"f": (1 - a) / D, "n": n_eq5, "N": v(g) / D ** 2}
+        return {"f": (1 - a) / D, "n": n_eq5, "N": v(g) / D**2}
     if version == "eq5":
-        return {"f": (v(a) - v(b)) / D ** 2, "n": n_eq5, "N": v(g) / D ** 2 + K ** 2 * v(q1) / (p1 - q1) ** 2}
+        return {"f": (v(a) - v(b)) / D**2, "n": n_eq5, "N": v(g) / D**2 + K**2 * v(q1) / (p1 - q1) ** 2}
     return {
-        "f": (v(a) - v(b) - 2 * kap * (a - b) * (1 - p1)) / D ** 2,
-        "n": (v(b) - v(g) + kap ** 2 * (v(p1) - v(q1)) - 2 * kap * (b * (1 - p1) - g * (1 - q1))) / D ** 2,
-        "N": (v(g) + kap ** 2 * v(q1) - 2 * kap * g * (1 - q1)) / D ** 2,
+        "f": (v(a) - v(b) - 2 * kap * (a - b) * (1 - p1)) / D**2,
+        "n": (v(b) - v(g) + kap**2 * (v(p1) - v(q1)) - 2 * kap * (b * (1 - p1) - g * (1 - q1))) / D**2,
+        "N": (v(g) + kap**2 * v(q1) - 2 * kap * g * (1 - q1)) / D**2,
     }
 
 
@@ -327,15 +353,17 @@ def target_count_vp(N1: float, N2: float, m_inv: float, p: float, q: float) -> t
     """Theorem 7: mean and variance of the raw (kept) count of a target item under VP."""
     p, q = _pq(p, q)
     h1, h2, h3 = p * (1 - q), q * (1 - q), q * (1 - p)
-    return (N1 * h1 + N2 * h2 + m_inv * h3,
-            N1 * h1 * (1 - h1) + N2 * h2 * (1 - h2) + m_inv * h3 * (1 - h3))
+    return (N1 * h1 + N2 * h2 + m_inv * h3, N1 * h1 * (1 - h1) + N2 * h2 * (1 - h2) + m_inv * h3 * (1 - h3))
 
 
 def pooled_rmse(variances: Any) -> float:
     """Expected pooled RMSE ``sqrt(sum of variances / number of cells)`` over one or several tables
     of cell variances (the cells of all features pooled, as the authors' evaluation scripts do)."""
-    arrs = [np.asarray(variances, dtype=float)] if isinstance(variances, np.ndarray) else \
-        [np.asarray(v, dtype=float) for v in variances]
+    arrs = (
+        [np.asarray(variances, dtype=float)]
+        if isinstance(variances, np.ndarray)
+        else [np.asarray(v, dtype=float) for v in variances]
+    )
     total = sum(float(a.sum()) for a in arrs)
     cells = sum(a.size for a in arrs)
     if cells == 0:

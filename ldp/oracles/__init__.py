@@ -1,32 +1,62 @@
 """Frequency oracles: one class per mechanism, all sharing :class:`FrequencyOracle`."""
-from .base import FrequencyOracle
-from .grr import GRR
 
-__all__ = ["FrequencyOracle", "GRR"]
-from .unary import OUE, SUE, UnaryEncoding
-from .subset import SubsetSelection, subset_size
-from .exponential import Exponential
+from typing import Any
+
+from ..mechanism import sample_support
 from .adaptive import adaptive_oracle, crossover_domain_size
-
-__all__ += ["UnaryEncoding", "SUE", "OUE", "SubsetSelection", "subset_size", "Exponential",
-            "adaptive_oracle", "crossover_domain_size"]
-from .histogram import SHE  # noqa: E402  (the CPL paper's eighth mechanism; owned by the CPL chapter)
-
-__all__ += ["SHE"]
-from .local_hash import BLH, OLH, LHReports, LocalHashing, olh_g
-from .hadamard import HadamardResponse, fwht
+from .base import FrequencyOracle
 from .bloom import BloomRAPPOR
+from .exponential import Exponential
+from .grr import GRR
+from .hadamard import HadamardResponse, fwht
+from .histogram import SHE  # the CPL paper's eighth mechanism; owned by the CPL chapter
+from .local_hash import BLH, OLH, LHReports, LocalHashing, olh_g
+from .subset import SubsetSelection, subset_size
+from .unary import OUE, SUE, UnaryEncoding
 
-__all__ += ["LocalHashing", "BLH", "OLH", "LHReports", "olh_g", "HadamardResponse", "fwht", "BloomRAPPOR"]
-
-from typing import Any  # noqa: E402
-
-from ..mechanism import sample_support  # noqa: E402
+__all__ = [
+    "FrequencyOracle",
+    "GRR",
+    "UnaryEncoding",
+    "SUE",
+    "OUE",
+    "SubsetSelection",
+    "subset_size",
+    "Exponential",
+    "adaptive_oracle",
+    "crossover_domain_size",
+    "SHE",
+    "LocalHashing",
+    "BLH",
+    "OLH",
+    "LHReports",
+    "olh_g",
+    "HadamardResponse",
+    "fwht",
+    "BloomRAPPOR",
+    "ORACLES",
+    "make",
+    "sample_support",
+]
 
 #: every frequency oracle by its ``name`` (the label of tables and plots); :func:`make` builds them
-ORACLES: dict[str, type[FrequencyOracle]] = {cls.name: cls for cls in (
-    GRR, SUE, OUE, UnaryEncoding, BLH, OLH, LocalHashing, SubsetSelection, HadamardResponse, BloomRAPPOR,
-    Exponential, SHE)}
+ORACLES: dict[str, type[FrequencyOracle]] = {
+    cls.name: cls
+    for cls in (
+        GRR,
+        SUE,
+        OUE,
+        UnaryEncoding,
+        BLH,
+        OLH,
+        LocalHashing,
+        SubsetSelection,
+        HadamardResponse,
+        BloomRAPPOR,
+        Exponential,
+        SHE,
+    )
+}
 
 
 def make(name: str, epsilon: float, d: int, **kw: Any) -> FrequencyOracle:
@@ -48,6 +78,3 @@ def make(name: str, epsilon: float, d: int, **kw: Any) -> FrequencyOracle:
     if key not in table:
         raise ValueError(f"name must be one of {sorted(ORACLES)} or 'adaptive', got {name!r}")
     return table[key](epsilon, d, **kw)
-
-
-__all__ += ["ORACLES", "make", "sample_support"]

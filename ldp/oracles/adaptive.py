@@ -4,6 +4,7 @@ For a value of frequency 0, ``n Var`` is ``(d - 2 + e^eps)/(e^eps - 1)^2`` under
 (Wang et al. 2017, Eq. (3)) and ``4 e^eps/(e^eps - 1)^2`` under OUE (Eq. (12)).  GRR is
 strictly better exactly when ``d - 2 + e^eps < 4 e^eps``, that is ``d < 3 e^eps + 2``.
 """
+
 from __future__ import annotations
 
 import math

@@ -18,6 +18,7 @@ are, for every oracle here).  Subclasses implement ``perturb``,
 ``support_counts`` and, where their output space is finite, ``channel``.
 The vocabulary is that of :class:`ldp.mechanism.Mechanism`.
 """
+
 from __future__ import annotations
 
 from abc import abstractmethod
@@ -25,8 +26,16 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import (as_generator, check_codes, check_counts, check_domain_size, check_frequency_values, check_int,
-                       check_mechanism_epsilon, check_support_counts)
+from .._checks import (
+    as_generator,
+    check_codes,
+    check_counts,
+    check_domain_size,
+    check_frequency_values,
+    check_int,
+    check_mechanism_epsilon,
+    check_support_counts,
+)
 from ..mechanism import Mechanism
 
 
@@ -103,7 +112,7 @@ class FrequencyOracle(Mechanism):
         n = check_int(n, "n", minimum=1)
         f = self._check_frequency(f)
         p, q = self.p, self.q
-        out = (f * p * self.one_minus_p + (1 - f) * q * (1 - q)) / (n * self.p_minus_q ** 2)
+        out = (f * p * self.one_minus_p + (1 - f) * q * (1 - q)) / (n * self.p_minus_q**2)
         return float(out) if out.ndim == 0 else out
 
     # ------------------------------------------------------------------ exact tools
@@ -134,12 +143,14 @@ class FrequencyOracle(Mechanism):
     #: False for oracles whose "support" is a sum of noisy reals (SHE) and may be negative
     support_is_count: bool = True
 
-    def _check_support(self, support: Any, length: int | None = None, name: str = "support",
-                       n: int | None = None) -> np.ndarray:
+    def _check_support(
+        self, support: Any, length: int | None = None, name: str = "support", n: int | None = None
+    ) -> np.ndarray:
         """Support counts as floats: 1-D, of length ``d`` (or ``length``), finite; counts in ``[0, n]``."""
         length = self.d if length is None else length
-        return check_support_counts(support, length, n if self.support_is_count else None, name,
-                                    counts=self.support_is_count)
+        return check_support_counts(
+            support, length, n if self.support_is_count else None, name, counts=self.support_is_count
+        )
 
     @staticmethod
     def _check_frequency(f: Any) -> np.ndarray:

@@ -38,6 +38,7 @@ independent, so each bit count is ``Bin(N1_b, 1 - f/2) + Bin(n - N1_b, f/2)``
 with ``N1_b = sum_v n_v B[v, b]``, and the ``m`` counts are mutually independent:
 the vector sampler is exact.
 """
+
 from __future__ import annotations
 
 import math
@@ -76,7 +77,7 @@ def bloom_positions(d: int, m: int, h: int, hash_seed: int = 0) -> np.ndarray:
     h = check_int(h, "h", minimum=1)
     hash_seed = check_int(hash_seed, "hash_seed", minimum=0, maximum=_MASK64)
     seed_key = mix64(hash_seed)
-    keys = mix64(seed_key ^ np.arange(1, h + 1, dtype=np.uint64))          # (h,)
+    keys = mix64(seed_key ^ np.arange(1, h + 1, dtype=np.uint64))  # (h,)
     mixed = mix64((keys[None, :] ^ np.arange(d, dtype=np.uint64)[:, None]).ravel())
     return (mixed % np.uint64(m)).astype(np.int64).reshape(d, h)
 
@@ -119,7 +120,7 @@ def f_from_epsilon(epsilon: float, h: int) -> float:
     """Invert :func:`epsilon_from_f`: ``f = 2/(1 + e^{eps/(2h)})``, in (0, 1) for every eps > 0."""
     eps = check_epsilon(epsilon)
     h = check_int(h, "h", minimum=1)
-    t = math.exp(-eps / (2 * h))          # e^{-eps/(2h)}: no overflow at large budgets
+    t = math.exp(-eps / (2 * h))  # e^{-eps/(2h)}: no overflow at large budgets
     return 2.0 * t / (1.0 + t)
 
 
@@ -185,8 +186,9 @@ def full_rank_seed(d: int, m: int, h: int, start: int = 0, tries: int = 1000) ->
     for seed in range(start, start + tries):
         if np.linalg.matrix_rank(bloom_matrix(d, m, h, seed).astype(float)) == d:
             return seed
-    raise ValueError(f"no hash_seed in [{start}, {start + tries}) gives a rank-{d} Bloom matrix "
-                     f"(m = {m}, h = {h}); increase m")
+    raise ValueError(
+        f"no hash_seed in [{start}, {start + tries}) gives a rank-{d} Bloom matrix (m = {m}, h = {h}); increase m"
+    )
 
 
 class BloomRAPPOR(FrequencyOracle):
@@ -225,9 +227,17 @@ class BloomRAPPOR(FrequencyOracle):
     name = "RAPPOR"
     has_count_sampler = True
 
-    def __init__(self, epsilon: float | None = None, d: int | None = None, m: int | None = None,
-                 h: int | None = None, f: float | None = None, *, hash_seed: int = 0,
-                 filters: Any = None) -> None:
+    def __init__(
+        self,
+        epsilon: float | None = None,
+        d: int | None = None,
+        m: int | None = None,
+        h: int | None = None,
+        f: float | None = None,
+        *,
+        hash_seed: int = 0,
+        filters: Any = None,
+    ) -> None:
         for label, value in (("d", d), ("m", m), ("h", h)):
             if value is None:
                 raise TypeError(f"BloomRAPPOR needs {label}")
@@ -237,8 +247,10 @@ class BloomRAPPOR(FrequencyOracle):
         if f is None:
             f = f_from_epsilon(epsilon, h)
             if not 0.0 < f / 2 < 1.0 - f / 2 < 1.0:
-                raise ValueError(f"epsilon={epsilon!r} is too large for h={h}: the flip probability f={f!r} "
-                                 "rounds the bit probabilities to 0 or 1 in double precision")
+                raise ValueError(
+                    f"epsilon={epsilon!r} is too large for h={h}: the flip probability f={f!r} "
+                    "rounds the bit probabilities to 0 or 1 in double precision"
+                )
         else:
             f = check_probability(f, "f", open_low=True, open_high=True)
             if not 1.0 - f / 2 < 1.0:
@@ -257,8 +269,9 @@ class BloomRAPPOR(FrequencyOracle):
                 raise ValueError(f"filters must have shape (d, m) = ({self.d}, {self.m}), got {B.shape}")
             ones = B.sum(axis=1)
             if ones.min() < 1 or ones.max() > self.h:
-                raise ValueError(f"every filter must have between 1 and h = {self.h} ones, got row sums "
-                                 f"{ones.min()}..{ones.max()}")
+                raise ValueError(
+                    f"every filter must have between 1 and h = {self.h} ones, got row sums {ones.min()}..{ones.max()}"
+                )
             self._B = B.copy()
         self._pinv: np.ndarray | None = None
 
@@ -336,8 +349,9 @@ class BloomRAPPOR(FrequencyOracle):
                 raise ValueError(
                     f"the {self.d} x {self.m} Bloom matrix has rank {r} < d = {self.d}: the frequencies are "
                     "not identifiable from bit counts. Increase m (m >= d is necessary) or pick another "
-                    "hash_seed (see ldp.oracles.bloom.full_rank_seed)")
-            self._pinv = np.linalg.pinv(self._B.T.astype(float))   # d x m, (B^T)^+
+                    "hash_seed (see ldp.oracles.bloom.full_rank_seed)"
+                )
+            self._pinv = np.linalg.pinv(self._B.T.astype(float))  # d x m, (B^T)^+
         return self._pinv
 
     def estimate_counts(self, counts: Any, n: int | None = None) -> np.ndarray:
@@ -405,11 +419,10 @@ class BloomRAPPOR(FrequencyOracle):
         Only for ``m <= 12`` (4096 outputs).
         """
         if self.m > _MAX_CHANNEL_BITS:
-            raise ValueError(f"the channel has 2^m = 2^{self.m} outputs; enumerated only for m <= "
-                             f"{_MAX_CHANNEL_BITS}")
-        bits = ((np.arange(2 ** self.m)[:, None] >> np.arange(self.m)[None, :]) & 1).astype(float)
-        mu = np.where(self._B.astype(bool), self.p, self.q)                      # d x m
-        logp = np.log(mu) @ bits.T + np.log1p(-mu) @ (1 - bits).T              # d x 2^m
+            raise ValueError(f"the channel has 2^m = 2^{self.m} outputs; enumerated only for m <= {_MAX_CHANNEL_BITS}")
+        bits = ((np.arange(2**self.m)[:, None] >> np.arange(self.m)[None, :]) & 1).astype(float)
+        mu = np.where(self._B.astype(bool), self.p, self.q)  # d x m
+        logp = np.log(mu) @ bits.T + np.log1p(-mu) @ (1 - bits).T  # d x 2^m
         return np.exp(logp)
 
     # ------------------------------------------------------------------ count-level sampler
@@ -423,5 +436,4 @@ class BloomRAPPOR(FrequencyOracle):
 
     def __repr__(self) -> str:
         source = "filters=explicit" if self.explicit_filters else f"hash_seed={self.hash_seed}"
-        return (f"BloomRAPPOR(epsilon={self.epsilon:g}, d={self.d}, m={self.m}, h={self.h}, f={self.f:g}, "
-                f"{source})")
+        return f"BloomRAPPOR(epsilon={self.epsilon:g}, d={self.d}, m={self.m}, h={self.h}, f={self.f:g}, {source})"

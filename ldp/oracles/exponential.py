@@ -18,6 +18,7 @@ not tight at ``eps``.  The CPL paper
 uses it as defined, and several of its conclusions ("EXP leaks little") follow
 from this factor, so it is kept as defined, not "fixed".
 """
+
 from __future__ import annotations
 
 from .base import DelegatedProbabilities, FrequencyOracle

@@ -4,6 +4,7 @@ Warner (1965) for d = 2; Kairouz et al. (2016) and Wang et al. (2017, Sec. 4.1)
 for general d.  The user reports the true value with probability
 ``p = e^eps / (e^eps + d - 1)`` and each other value with ``q = 1/(e^eps + d - 1)``.
 """
+
 from __future__ import annotations
 
 import math
@@ -31,7 +32,8 @@ class GRR(FrequencyOracle):
         if not self.q > 0.0:
             raise ValueError(
                 f"epsilon={self.epsilon!r} is too large for d={self.d}: q = 1/(e^eps + d - 1) underflows to 0 in "
-                f"double precision, so the channel would not be eps-LDP for any finite eps; use epsilon <= 700")
+                f"double precision, so the channel would not be eps-LDP for any finite eps; use epsilon <= 700"
+            )
 
     @property
     def p(self) -> float:
@@ -73,8 +75,11 @@ class GRR(FrequencyOracle):
     def support_counts(self, reports: Any) -> np.ndarray:
         """``C(v)``: how many reports equal ``v``; reports outside the domain raise ``ValueError``."""
         arr = np.asarray(reports)
-        in_domain = (arr.ndim == 1 and arr.dtype.kind in "iu"
-                     and (arr.size == 0 or (int(arr.min()) >= 0 and int(arr.max()) < self.d)))
+        in_domain = (
+            arr.ndim == 1
+            and arr.dtype.kind in "iu"
+            and (arr.size == 0 or (int(arr.min()) >= 0 and int(arr.max()) < self.d))
+        )
         if not in_domain:  # the full check names the problem
             arr = check_codes(reports, self.d, "reports", allow_empty=True)
         # bincount needs intp; converting explicitly is several times faster than letting bincount do it

@@ -21,6 +21,7 @@ columns, so ``|C_v n C_x| = |C_v n C_x^c| = K/4`` and ``q = 1/2`` whichever half
 ``y`` came from.  Support counts come from one fast Walsh--Hadamard transform of
 the output counts: ``C(v) = (n + (H hist)[v+1]) / 2``, O(n + K log K).
 """
+
 from __future__ import annotations
 
 import math
@@ -95,9 +96,11 @@ class HadamardResponse(FrequencyOracle):
     def __init__(self, epsilon: float, d: int) -> None:
         super().__init__(epsilon, d)
         if self.lam >= 1.0:
-            raise ValueError(f"epsilon={self.epsilon!r} is too large: (e^eps-1)/(e^eps+1) rounds to 1 in "
-                             "double precision and the complement of C_x would never be reported")
-        self.K = 1 << self.d.bit_length()       # smallest power of two > d
+            raise ValueError(
+                f"epsilon={self.epsilon!r} is too large: (e^eps-1)/(e^eps+1) rounds to 1 in "
+                "double precision and the complement of C_x would never be reported"
+            )
+        self.K = 1 << self.d.bit_length()  # smallest power of two > d
 
     @property
     def p(self) -> float:
@@ -153,9 +156,10 @@ class HadamardResponse(FrequencyOracle):
     def support_from_output_counts(self, hist: Any) -> np.ndarray:
         """``C(v) = (n + (H hist)[v+1]) / 2`` from the output counts (length ``K``), by one FWHT."""
         from .._checks import check_counts
+
         hist = check_counts(hist, self.K, "hist")
         w = fwht(hist)
-        return (int(hist.sum()) + w[1: self.d + 1]) // 2   # n and w[v] have the same parity
+        return (int(hist.sum()) + w[1 : self.d + 1]) // 2  # n and w[v] have the same parity
 
     def support_counts(self, reports: Any) -> np.ndarray:
         return self.support_from_output_counts(self.output_counts(reports))
@@ -211,16 +215,16 @@ class HadamardResponse(FrequencyOracle):
         for b in range(m - 1, -1, -1):
             has_bit = (s >> b) & 1
             s_next = s & ~(np.int64(1) << b)
-            forced = (has_bit == 1) & (s_next == 0)          # b is the last bit of s: y_b = c
+            forced = (has_bit == 1) & (s_next == 0)  # b is the last bit of s: y_b = c
             ones = np.where(forced, count * c, gen.binomial(count, 0.5))
             zeros = count - ones
-            c_one = np.where(has_bit == 1, c ^ 1, c)          # state after drawing y_b = 1
+            c_one = np.where(has_bit == 1, c ^ 1, c)  # state after drawing y_b = 1
             prefix = np.concatenate([2 * prefix, 2 * prefix + 1])
             s = np.concatenate([s_next, s_next])
             c = np.concatenate([np.where(s_next == 0, 0, c), np.where(s_next == 0, 0, c_one)])
             count = np.concatenate([zeros, ones])
             keep = count > 0
-            key = ((prefix[keep] << b) | s[keep]) * 2 + c[keep]   # s < 2^b now
+            key = ((prefix[keep] << b) | s[keep]) * 2 + c[keep]  # s < 2^b now
             uniq, inverse = np.unique(key, return_inverse=True)
             count = np.bincount(inverse, weights=count[keep]).astype(np.int64)
             c = uniq & 1

@@ -25,6 +25,7 @@ i.i.d. Laplace(b) variables is the difference of two independent
 exponentials), so :meth:`SHE.simulate_counts` draws the sums exactly without
 per-user work.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -60,7 +61,7 @@ class SHE(FrequencyOracle):
     name = "SHE"
     support_is_count = False  # summed noisy reals: may be negative
     has_count_sampler = True
-    has_channel = False       # continuous output space: see log_likelihood
+    has_channel = False  # continuous output space: see log_likelihood
 
     @property
     def scale(self) -> float:
@@ -125,7 +126,7 @@ class SHE(FrequencyOracle):
         """``2 b^2 / n = 8 / (eps^2 n)`` for every value (the frequency ``f`` does not matter)."""
         n = check_int(n, "n", minimum=1)
         f = self._check_frequency(f)
-        out = np.full(f.shape, 2.0 * self.scale ** 2 / n)
+        out = np.full(f.shape, 2.0 * self.scale**2 / n)
         return float(out) if out.ndim == 0 else out
 
     # ------------------------------------------------------------------ exact tools

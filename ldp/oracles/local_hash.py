@@ -57,6 +57,7 @@ There is no exact count-level sampler: the support indicators of different
 items in one report are dependent (they share ``H``), so the support-count
 vector is not a sum of independent per-item binomials.
 """
+
 from __future__ import annotations
 
 import math
@@ -138,9 +139,11 @@ def olh_g(epsilon: float, rule: str = "round") -> int:
     if rule == "ceil":
         return int(math.ceil(e)) + 1
     if rule == "best":
+
         def var(g: int) -> float:
             p, q = e / (e + g - 1), 1.0 / g
             return q * (1 - q) / (p - q) ** 2
+
         return min((int(math.floor(e)) + 1, int(math.ceil(e)) + 1), key=var)
     raise ValueError(f"rule must be one of 'round', 'floor', 'ceil', 'best', got {rule!r}")
 
@@ -172,7 +175,7 @@ def collision_probability(g: int, prime: int = MERSENNE31) -> float:
     Equals ``1/g - delta`` with ``delta = [P(g-1) - rho(g-rho)]/(g P (P-1))`` and
     ``rho = P mod g`` (module docstring).
     """
-    k, rho = divmod(prime, g)   # rho buckets hold k + 1 residues, the other g - rho hold k
+    k, rho = divmod(prime, g)  # rho buckets hold k + 1 residues, the other g - rho hold k
     pairs = rho * (k + 1) * k + (g - rho) * k * (k - 1)
     return pairs / (prime * (prime - 1))
 
@@ -214,13 +217,14 @@ class LocalHashing(FrequencyOracle):
         if not _is_prime(prime):
             raise ValueError(f"prime must be a prime number, got {prime}")
         if prime < self.d:
-            raise ValueError(f"prime must be >= d = {self.d} so distinct values stay distinct mod prime, "
-                             f"got {prime}")
+            raise ValueError(f"prime must be >= d = {self.d} so distinct values stay distinct mod prime, got {prime}")
         self.prime = prime
         self._c = collision_probability(self.g, self.prime)
         if not (0.0 < self.q_hash and self.p < 1.0):
-            raise ValueError(f"epsilon={self.epsilon!r} is too large: the GRR probabilities on the hash round "
-                             f"to 0 or 1 in double precision (p={self.p!r}, q_g={self.q_hash!r})")
+            raise ValueError(
+                f"epsilon={self.epsilon!r} is too large: the GRR probabilities on the hash round "
+                f"to 0 or 1 in double precision (p={self.p!r}, q_g={self.q_hash!r})"
+            )
 
     # ------------------------------------------------------------------ probabilities
     @property
@@ -289,11 +293,15 @@ class LocalHashing(FrequencyOracle):
     # ------------------------------------------------------------------ server side
     def _check_reports(self, reports: Any) -> LHReports:
         if not isinstance(reports, tuple) or len(reports) != 3:
-            raise TypeError("reports must be an LHReports (a, b, y) tuple of three integer arrays, "
-                            f"got {type(reports).__name__}")
+            raise TypeError(
+                f"reports must be an LHReports (a, b, y) tuple of three integer arrays, got {type(reports).__name__}"
+            )
         arrs = []
-        for name, arr, lo, hi in (("a", reports[0], 1, self.prime - 1), ("b", reports[1], 0, self.prime - 1),
-                                  ("y", reports[2], 0, self.g - 1)):
+        for name, arr, lo, hi in (
+            ("a", reports[0], 1, self.prime - 1),
+            ("b", reports[1], 0, self.prime - 1),
+            ("y", reports[2], 0, self.g - 1),
+        ):
             arr = np.asarray(arr)
             if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
                 raise TypeError(f"reports.{name} must be an integer array, got dtype {arr.dtype}")
@@ -304,8 +312,9 @@ class LocalHashing(FrequencyOracle):
                 raise ValueError(f"reports.{name} contains {bad}, outside [{lo}, {hi}]")
             arrs.append(arr.astype(np.int64, copy=False))
         if not (arrs[0].size == arrs[1].size == arrs[2].size):
-            raise ValueError(f"reports a, b, y must have equal lengths, got {arrs[0].size}, {arrs[1].size}, "
-                             f"{arrs[2].size}")
+            raise ValueError(
+                f"reports a, b, y must have equal lengths, got {arrs[0].size}, {arrs[1].size}, {arrs[2].size}"
+            )
         return LHReports(*arrs)
 
     def support_counts(self, reports: Any) -> np.ndarray:
@@ -334,9 +343,9 @@ class LocalHashing(FrequencyOracle):
             for v in range(d):
                 np.less(u, wid, out=hit)
                 counts[v] += np.count_nonzero(hit)
-                np.add(u, step, out=u)           # < 2P <= 2^32 - 2: no overflow
-                np.subtract(u, P32, out=tmp)     # wraps to a huge value when u < P
-                np.minimum(u, tmp, out=u)        # so this is u mod P
+                np.add(u, step, out=u)  # < 2P <= 2^32 - 2: no overflow
+                np.subtract(u, P32, out=tmp)  # wraps to a huge value when u < P
+                np.minimum(u, tmp, out=u)  # so this is u mod P
         return counts
 
     # ------------------------------------------------------------------ channel
@@ -346,10 +355,14 @@ class LocalHashing(FrequencyOracle):
         x = np.asarray(x, dtype=np.int64)
         if np.any((x < 0) | (x >= self.d)):
             raise ValueError(f"x must lie in {{0, ..., {self.d - 1}}}")
-        if np.any((a < 1) | (a >= self.prime)) or np.any((b < 0) | (b >= self.prime)) \
-                or np.any((y < 0) | (y >= self.g)):
-            raise ValueError(f"report (a, b, y) must satisfy 1 <= a < {self.prime}, 0 <= b < {self.prime}, "
-                             f"0 <= y < {self.g}")
+        if (
+            np.any((a < 1) | (a >= self.prime))
+            or np.any((b < 0) | (b >= self.prime))
+            or np.any((y < 0) | (y >= self.g))
+        ):
+            raise ValueError(
+                f"report (a, b, y) must satisfy 1 <= a < {self.prime}, 0 <= b < {self.prime}, 0 <= y < {self.g}"
+            )
         hit = self.hash_values(a, b, x) == y
         return np.where(hit, self.p, self.q_hash) / ((self.prime - 1) * self.prime)
 
@@ -370,8 +383,10 @@ class LocalHashing(FrequencyOracle):
         P = self.prime if prime is None else check_int(prime, "prime", minimum=2)
         cols = (P - 1) * P * self.g
         if cols > _MAX_CHANNEL_COLUMNS:
-            raise ValueError(f"the channel over prime={P} has {cols} columns (> {_MAX_CHANNEL_COLUMNS}); "
-                             "pass a small prime, e.g. channel(prime=11)")
+            raise ValueError(
+                f"the channel over prime={P} has {cols} columns (> {_MAX_CHANNEL_COLUMNS}); "
+                "pass a small prime, e.g. channel(prime=11)"
+            )
         oracle = self if P == self.prime else LocalHashing(self.epsilon, self.d, self.g, prime=P)
         out = oracle.channel_outputs()
         return oracle.channel_entry(np.arange(self.d)[:, None], tuple(r[None, :] for r in out))
@@ -411,8 +426,9 @@ class OLH(LocalHashing):
 
     name = "OLH"
 
-    def __init__(self, epsilon: float, d: int, g: int | None = None, *, rule: str = "round",
-                 prime: int = MERSENNE31) -> None:
+    def __init__(
+        self, epsilon: float, d: int, g: int | None = None, *, rule: str = "round", prime: int = MERSENNE31
+    ) -> None:
         if g is None:
             g = olh_g(epsilon, rule)
         super().__init__(epsilon, d, g, prime=prime)

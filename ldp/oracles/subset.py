@@ -53,11 +53,13 @@ histogram, the holders of ``v`` are a uniformly random subset of the users ahead
 Every step is exact, so the counts have exactly the law of per-user perturbation
 (tested against it); the cost is ``O(d omega)`` whatever ``n``.
 """
+
 from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -95,7 +97,7 @@ def _ss_parts(epsilon: float, d: int, omega: int) -> _SSParts:
 def _zero_frequency_variance(epsilon: float, d: int, omega: int) -> float:
     """``n Var`` of the estimate of a value of frequency 0: ``q(1-q)/(p-q)^2``."""
     parts = _ss_parts(epsilon, d, omega)
-    return parts.q * (1 - parts.q) / parts.p_minus_q ** 2
+    return parts.q * (1 - parts.q) / parts.p_minus_q**2
 
 
 def subset_size(epsilon: float, d: int, rule: str = "optimal") -> int:
@@ -201,8 +203,8 @@ def _mixture_counts(counts: np.ndarray, omega: int, mix: float, gen: np.random.G
     kind takes ``j`` with probability ``r / (R - 1)``, one of the second kind with ``r / R``.
     """
     d = counts.size
-    uniform = gen.binomial(counts, mix)         # first component: uniform omega-subsets of all d values
-    own = counts - uniform                      # second component: own value + (omega-1) others
+    uniform = gen.binomial(counts, mix)  # first component: uniform omega-subsets of all d values
+    own = counts - uniform  # second component: own value + (omega-1) others
     support = own.copy()
     need = np.zeros(2 * omega + 1, dtype=np.int64)
     need[omega - 1] = own.sum()
@@ -210,7 +212,7 @@ def _mixture_counts(counts: np.ndarray, omega: int, mix: float, gen: np.random.G
     r = np.concatenate([np.arange(omega), np.arange(omega + 1)]).astype(float)
     # Only the windows [lo, hi) of the two histograms that can hold users are drawn: the needs
     # spread over O(sqrt(omega)) values, so a step costs far less than O(omega) in practice.
-    win = [[omega - 1, omega], [2 * omega, 2 * omega + 1]]   # ahead users, free users
+    win = [[omega - 1, omega], [2 * omega, 2 * omega + 1]]  # ahead users, free users
     for j in range(d):
         left = d - j
         (lo_a, hi_a), (lo_f, hi_f) = win
@@ -225,15 +227,15 @@ def _mixture_counts(counts: np.ndarray, omega: int, mix: float, gen: np.random.G
             support[j] += took.sum()
             need[lo:hi] -= took
             base = omega * k
-            if lo > base:                       # need r -> r - 1
-                need[lo - 1:hi - 1] += took
+            if lo > base:  # need r -> r - 1
+                need[lo - 1 : hi - 1] += took
                 win[k][0] = lo - 1
-            else:                               # r = 0 never takes
-                need[lo:hi - 1] += took[1:]
-        if mine is not None:                    # holders of j: no pending own value from now on
-            need[omega + lo_a:omega + hi_a] += mine
+            else:  # r = 0 never takes
+                need[lo : hi - 1] += took[1:]
+        if mine is not None:  # holders of j: no pending own value from now on
+            need[omega + lo_a : omega + hi_a] += mine
             win[1] = [min(win[1][0], omega + lo_a), max(win[1][1], omega + hi_a)]
-        for k in (0, 1):                        # trim empty ends
+        for k in (0, 1):  # trim empty ends
             lo, hi = win[k]
             nz = np.flatnonzero(need[lo:hi])
             win[k] = [lo + int(nz[0]), lo + int(nz[-1]) + 1] if nz.size else [lo, lo]
@@ -277,10 +279,15 @@ class SubsetSelection(ClosedFormProbabilities, FrequencyOracle):
         self.subset_size = omega
         self._store_parts(_ss_parts(self.epsilon, self.d, omega))
         if not (self._p > self._q and self._q > 0.0 and self._parts.one_minus_p > 0.0):
-            raise ValueError(f"epsilon={self.epsilon!r} is too large: p rounds to 1 (or q to 0) in double precision, "
-                             f"so the channel would not be eps-LDP; use a smaller epsilon")
-        self._dtype = np.int16 if self.d <= np.iinfo(np.int16).max else (
-            np.int32 if self.d <= np.iinfo(np.int32).max else np.int64)
+            raise ValueError(
+                f"epsilon={self.epsilon!r} is too large: p rounds to 1 (or q to 0) in double precision, "
+                f"so the channel would not be eps-LDP; use a smaller epsilon"
+            )
+        self._dtype = (
+            np.int16
+            if self.d <= np.iinfo(np.int16).max
+            else (np.int32 if self.d <= np.iinfo(np.int32).max else np.int64)
+        )
 
     @property
     def exact_epsilon(self) -> float:
@@ -291,7 +298,7 @@ class SubsetSelection(ClosedFormProbabilities, FrequencyOracle):
     @property
     def _sparse(self) -> bool:
         """Huge domains with small subsets: rejection sampling beats a membership bitmap of width d."""
-        return self.d > _SPARSE_DOMAIN and self.subset_size ** 2 < self.d
+        return self.d > _SPARSE_DOMAIN and self.subset_size**2 < self.d
 
     def _chunks(self, x: np.ndarray, gen: np.random.Generator) -> Iterator[tuple[slice, np.ndarray]]:
         """Yield ``(user slice, m x omega block of subsets)`` chunk by chunk."""
@@ -340,6 +347,7 @@ class SubsetSelection(ClosedFormProbabilities, FrequencyOracle):
         gen = self._rng(rng)
         if self.subset_size == 1:
             from .grr import GRR  # SS with omega = 1 is GRR: same channel, same count law
+
             return GRR(self.epsilon, self.d).simulate_counts(counts, gen)
         out = np.zeros(self.d, dtype=np.int64)
         for part in _split_population(counts, _MVHG_LIMIT):
@@ -387,7 +395,8 @@ class SubsetSelection(ClosedFormProbabilities, FrequencyOracle):
         if total > MAX_CHANNEL_OUTPUTS:
             raise ValueError(
                 f"C(d, omega) = C({self.d}, {self.subset_size}) = {total} outputs is too many to enumerate "
-                f"(<= {MAX_CHANNEL_OUTPUTS}); use channel_entry(x, subset) instead")
+                f"(<= {MAX_CHANNEL_OUTPUTS}); use channel_entry(x, subset) instead"
+            )
         return np.array(list(itertools.combinations(range(self.d), self.subset_size)), dtype=np.int64)
 
     def channel(self) -> np.ndarray:

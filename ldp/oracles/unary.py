@@ -14,10 +14,12 @@ Two one-hot vectors differ in exactly two bits, so the channel's largest
 log-ratio is ``ln[p(1-q) / ((1-p) q)]`` (Wang et al. 2017, Eq. (6)); both SUE and
 OUE attain ``eps`` exactly.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -45,8 +47,10 @@ def unary_epsilon(p: float, q: float) -> float:
 def _check_representable(epsilon: float, p: float, q: float) -> None:
     """Refuse budgets so large that ``p`` or ``q`` rounds to 0 or 1 in double precision."""
     if not (0.0 < q < p < 1.0):
-        raise ValueError(f"epsilon={epsilon!r} is too large: the bit probabilities round to 0 or 1 "
-                         f"in double precision (p={p!r}, q={q!r})")
+        raise ValueError(
+            f"epsilon={epsilon!r} is too large: the bit probabilities round to 0 or 1 "
+            f"in double precision (p={p!r}, q={q!r})"
+        )
 
 
 def bernoulli_bits(shape: tuple[int, ...], prob: float, gen: np.random.Generator) -> np.ndarray:
@@ -85,7 +89,7 @@ def _flat_ties(u: np.ndarray, t: int) -> np.ndarray:
     head = eq[: nb * _TIE_BLOCK].reshape(nb, _TIE_BLOCK)
     blocks = np.flatnonzero(head.any(axis=1))
     rows, cols = np.nonzero(head[blocks])
-    tail = np.flatnonzero(eq[nb * _TIE_BLOCK:]) + nb * _TIE_BLOCK
+    tail = np.flatnonzero(eq[nb * _TIE_BLOCK :]) + nb * _TIE_BLOCK
     return np.concatenate([blocks[rows] * _TIE_BLOCK + cols, tail])
 
 
@@ -133,7 +137,8 @@ class UnaryEncoding(StoredProbabilities, FrequencyOracle):
         if exact > self.epsilon + 1e-9:
             raise ValueError(
                 f"epsilon={self.epsilon!r} is below the exact privacy level ln[p(1-q)/((1-p)q)] = {exact:.6g} "
-                f"of p={p!r}, q={q!r}; pass epsilon >= {exact:.6g} (or None)")
+                f"of p={p!r}, q={q!r}; pass epsilon >= {exact:.6g} (or None)"
+            )
         self._p = p
         self._q = q
 
@@ -237,8 +242,11 @@ class UnaryEncoding(StoredProbabilities, FrequencyOracle):
         y = self._check_bits(y_bits)
         ones = y.sum(axis=-1) - y[..., x]
         own = y[..., x]
-        logp = (np.where(own, math.log(self.p), math.log1p(-self.p))
-                + ones * math.log(self.q) + (self.d - 1 - ones) * math.log1p(-self.q))
+        logp = (
+            np.where(own, math.log(self.p), math.log1p(-self.p))
+            + ones * math.log(self.q)
+            + (self.d - 1 - ones) * math.log1p(-self.q)
+        )
         out = logp if log else np.exp(logp)
         return float(out) if np.ndim(out) == 0 else out
 
@@ -250,7 +258,8 @@ class UnaryEncoding(StoredProbabilities, FrequencyOracle):
         if self.d > MAX_CHANNEL_D:
             raise ValueError(
                 f"d={self.d} is too large to enumerate the 2^d outputs of unary encoding "
-                f"(d <= {MAX_CHANNEL_D}); use channel_entry(x, y_bits) instead")
+                f"(d <= {MAX_CHANNEL_D}); use channel_entry(x, y_bits) instead"
+            )
         bits = self.output_bits()
         return np.stack([self.channel_entry(x, bits) for x in range(self.d)])
 
@@ -258,7 +267,7 @@ class UnaryEncoding(StoredProbabilities, FrequencyOracle):
         """All ``2^d`` outputs as a ``2^d x d`` boolean matrix, in the column order of :meth:`channel`."""
         if self.d > MAX_CHANNEL_D:
             raise ValueError(f"d={self.d} is too large to enumerate 2^d outputs (d <= {MAX_CHANNEL_D})")
-        j = np.arange(2 ** self.d)
+        j = np.arange(2**self.d)
         return ((j[:, None] >> np.arange(self.d)) & 1).astype(bool)
 
     def __repr__(self) -> str:

@@ -18,6 +18,7 @@ Modules (one idea each):
 ``summaries``  exact error grids and the comparisons the experiments' claims rest on
 ``paper``      the numbers the paper prints, each with its place in the paper
 """
+
 from .baselines import TDRR, JointGRR, TDRRUnbiased
 from .cprr import CPRR
 from .joint import JointMechanism
@@ -28,8 +29,28 @@ from .model import REGIONS, SensitiveDomain, ULDPCheck, ULDPModel2D, check_uldp,
 from .urr import URR
 
 __all__ = [
-    "REGIONS", "SensitiveDomain", "ULDPModel2D", "ULDPCheck", "check_uldp", "check_uldp_2d",
-    "ChannelMechanism", "JointMechanism", "URR", "JuRR", "JuRRParameters", "jurr_parameters",
-    "jurr_min_epsilon", "jurr_is_defined", "CPRR", "TDRR", "TDRRUnbiased", "JointGRR",
-    "ed", "euclidean", "mse_cells", "mse_eq60", "expected_ed", "expected_euclidean",
+    "REGIONS",
+    "SensitiveDomain",
+    "ULDPModel2D",
+    "ULDPCheck",
+    "check_uldp",
+    "check_uldp_2d",
+    "ChannelMechanism",
+    "JointMechanism",
+    "URR",
+    "JuRR",
+    "JuRRParameters",
+    "jurr_parameters",
+    "jurr_min_epsilon",
+    "jurr_is_defined",
+    "CPRR",
+    "TDRR",
+    "TDRRUnbiased",
+    "JointGRR",
+    "ed",
+    "euclidean",
+    "mse_cells",
+    "mse_eq60",
+    "expected_ed",
+    "expected_euclidean",
 ]

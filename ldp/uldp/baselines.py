@@ -12,6 +12,7 @@
   (every value is treated as sensitive).  It is :class:`ldp.oracles.GRR` on the
   product domain.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -66,8 +67,10 @@ class TDRR(JointMechanism):
     def marginal_estimates(self, report_freq: Any) -> tuple[np.ndarray, np.ndarray]:
         """uRR estimates of the ``x`` and ``y`` marginals from the joint report frequencies."""
         c = np.asarray(self._flat(report_freq, "report_freq"), dtype=float).reshape(self.shape)
-        return (self.x_mech.estimate_from_frequencies(c.sum(axis=1)),
-                self.y_mech.estimate_from_frequencies(c.sum(axis=0)))
+        return (
+            self.x_mech.estimate_from_frequencies(c.sum(axis=1)),
+            self.y_mech.estimate_from_frequencies(c.sum(axis=0)),
+        )
 
     def estimate_from_frequencies(self, report_freq: Any) -> np.ndarray:
         fx, fy = self.marginal_estimates(report_freq)
@@ -86,7 +89,7 @@ class TDRR(JointMechanism):
         ftab = self._freq(f).reshape(self.shape)
         mx, my = ftab.sum(axis=1), ftab.sum(axis=0)
         vx, vy = self.x_mech.variance(n, mx), self.y_mech.variance(n, my)
-        return np.outer(vx + mx ** 2, vy + my ** 2) - np.outer(mx ** 2, my ** 2)
+        return np.outer(vx + mx**2, vy + my**2) - np.outer(mx**2, my**2)
 
 
 class TDRRUnbiased(TDRR):

@@ -19,6 +19,7 @@ a report in ``W_P×V_I`` can come from inputs with different ``y``.
 Estimator (Algorithm 4, with ``t'`` where the paper prints ``t``):
 ``f̂ = (c/N − b')/(a' − b')`` on ``S'`` and ``f̂ = c/(N t')`` on ``W_I×V_I``.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -87,8 +88,10 @@ class CPRR(JointMechanism):
             ("4 (N,N)", "(x, y) itself", "t'", self.t_prime, 1),
         ]
         df = pd.DataFrame(rows, columns=["case", "output", "symbol", "probability", "how many"])
-        keep = [(c.startswith("1") and d > 0 and k > 0) or (c.startswith("4") and d < K and k > 0)
-                for c, k in zip(df["case"], df["how many"])]
+        keep = [
+            (c.startswith("1") and d > 0 and k > 0) or (c.startswith("4") and d < K and k > 0)
+            for c, k in zip(df["case"], df["how many"])
+        ]
         return df[keep].reset_index(drop=True)
 
     def estimate_from_frequencies(self, report_freq: Any) -> np.ndarray:

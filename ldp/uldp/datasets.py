@@ -28,6 +28,7 @@ convention); the mechanisms would accept them anywhere.  For the score class the
 sum of the three exam scores is cut into tertiles (``pd.qcut``; counts
 336/332/332) by default, or into three equal-width bins (``"equal-width"``).
 """
+
 from __future__ import annotations
 
 import functools
@@ -41,8 +42,16 @@ from .._checks import as_generator, check_int
 from ..data import DatasetUnavailable, DataSource, get_dataset, load
 from .model import SensitiveDomain, ULDPModel2D
 
-__all__ = ["Setting", "SETTINGS", "JointTable", "load_table", "standin_table", "score_class",
-           "CATEGORY_ORDERS", "leading_rows_table"]
+__all__ = [
+    "Setting",
+    "SETTINGS",
+    "JointTable",
+    "load_table",
+    "standin_table",
+    "score_class",
+    "CATEGORY_ORDERS",
+    "leading_rows_table",
+]
 
 NURSERY_CLASS = ("not_recom", "recommend", "very_recom", "priority", "spec_prior")
 SCORE_CLASS = ("low", "mid", "high")
@@ -55,26 +64,56 @@ CATEGORY_ORDERS: dict[tuple[str, str], tuple[str, ...]] = {
     ("nursery", "class"): NURSERY_CLASS,
     ("students", "race/ethnicity"): ("group A", "group B", "group C", "group D", "group E"),
     ("students", "parental level of education"): (
-        "associate's degree", "bachelor's degree", "high school", "master's degree", "some college",
-        "some high school"),
+        "associate's degree",
+        "bachelor's degree",
+        "high school",
+        "master's degree",
+        "some college",
+        "some high school",
+    ),
     ("students", "class"): SCORE_CLASS,
 }
 
 #: exact (feature × class) count tables of the verified files, rows/columns in CATEGORY_ORDERS order
 _STANDIN: dict[tuple[str, str, str], list[list[int]]] = {
     ("nursery", "parents", ""): [[1440, 2, 196, 1924, 758], [1440, 0, 132, 1484, 1264], [1440, 0, 0, 858, 2022]],
-    ("nursery", "form", ""): [[1080, 2, 118, 1152, 888], [1080, 0, 100, 1092, 968], [1080, 0, 70, 1038, 1052],
-                              [1080, 0, 40, 984, 1136]],
-    ("nursery", "has_nurs", ""): [[864, 2, 130, 1344, 252], [864, 0, 132, 1344, 252], [864, 0, 66, 904, 758],
-                                  [864, 0, 0, 464, 1264], [864, 0, 0, 210, 1518]],
-    ("students", "race/ethnicity", "tertile"): [[46, 22, 21], [74, 59, 57], [114, 110, 95], [74, 96, 92],
-                                                [28, 45, 67]],
-    ("students", "parental level of education", "tertile"): [[67, 68, 87], [28, 42, 48], [83, 73, 40],
-                                                             [14, 16, 29], [72, 79, 75], [72, 54, 53]],
-    ("students", "race/ethnicity", "equal-width"): [[3, 61, 25], [8, 109, 73], [9, 168, 142], [5, 125, 132],
-                                                    [2, 51, 87]],
-    ("students", "parental level of education", "equal-width"): [[1, 111, 110], [1, 51, 66], [10, 121, 65],
-                                                                 [0, 23, 36], [6, 112, 108], [9, 96, 74]],
+    ("nursery", "form", ""): [
+        [1080, 2, 118, 1152, 888],
+        [1080, 0, 100, 1092, 968],
+        [1080, 0, 70, 1038, 1052],
+        [1080, 0, 40, 984, 1136],
+    ],
+    ("nursery", "has_nurs", ""): [
+        [864, 2, 130, 1344, 252],
+        [864, 0, 132, 1344, 252],
+        [864, 0, 66, 904, 758],
+        [864, 0, 0, 464, 1264],
+        [864, 0, 0, 210, 1518],
+    ],
+    ("students", "race/ethnicity", "tertile"): [[46, 22, 21], [74, 59, 57], [114, 110, 95], [74, 96, 92], [28, 45, 67]],
+    ("students", "parental level of education", "tertile"): [
+        [67, 68, 87],
+        [28, 42, 48],
+        [83, 73, 40],
+        [14, 16, 29],
+        [72, 79, 75],
+        [72, 54, 53],
+    ],
+    ("students", "race/ethnicity", "equal-width"): [
+        [3, 61, 25],
+        [8, 109, 73],
+        [9, 168, 142],
+        [5, 125, 132],
+        [2, 51, 87],
+    ],
+    ("students", "parental level of education", "equal-width"): [
+        [1, 111, 110],
+        [1, 51, 66],
+        [10, 121, 65],
+        [0, 23, 36],
+        [6, 112, 108],
+        [9, 96, 74],
+    ],
 }
 
 
@@ -97,14 +136,25 @@ SETTINGS: dict[str, Setting] = {
     "fig3a": Setting("nursery", "parents", ("usual", "pretentious"), _N2, "nursery parents×class (3×5)"),
     "fig3b": Setting("nursery", "form", ("incomplete", "foster"), _N2, "nursery form×class (4×5)"),
     "fig3c": Setting("students", _RACE, ("group A", "group B"), ("low", "mid"), "score race×class (5×3)"),
-    "fig3d": Setting("students", _EDU, ("associate's degree", "bachelor's degree"), ("low", "mid"),
-                     "score education×class (6×3)"),
+    "fig3d": Setting(
+        "students", _EDU, ("associate's degree", "bachelor's degree"), ("low", "mid"), "score education×class (6×3)"
+    ),
     "fig4a": Setting("nursery", "parents", ("usual", "pretentious"), _N4, "nursery parents×class (3×5), |Y_S|=4"),
     "fig4b": Setting("nursery", "form", ("incomplete", "foster"), _N4, "nursery form×class (4×5), |Y_S|=4"),
-    "fig5a": Setting("students", _RACE, ("group A", "group B", "group C", "group D"), ("low", "mid"),
-                     "score race×class (5×3), |X_S|=4"),
-    "fig5b": Setting("students", _EDU, ("associate's degree", "bachelor's degree", "high school", "master's degree"),
-                     ("low", "mid"), "score education×class (6×3), |X_S|=4"),
+    "fig5a": Setting(
+        "students",
+        _RACE,
+        ("group A", "group B", "group C", "group D"),
+        ("low", "mid"),
+        "score race×class (5×3), |X_S|=4",
+    ),
+    "fig5b": Setting(
+        "students",
+        _EDU,
+        ("associate's degree", "bachelor's degree", "high school", "master's degree"),
+        ("low", "mid"),
+        "score education×class (6×3), |X_S|=4",
+    ),
     "fig6": Setting("nursery", "has_nurs", ("proper", "less_proper"), _N2, "nursery has_nurs×class (5×5)"),
 }
 
@@ -138,10 +188,11 @@ class JointTable:
     def frame(self) -> pd.DataFrame:
         """The table as a labelled DataFrame (sensitive labels marked with ``*``)."""
         xm, ym = self.model.x.mask, self.model.y.mask
-        return pd.DataFrame(self.counts,
-                            index=pd.Index([f"{v}*" if s else v for v, s in zip(self.x_labels, xm)], name=self.x_name),
-                            columns=pd.Index([f"{v}*" if s else v for v, s in zip(self.y_labels, ym)],
-                                             name=self.y_name))
+        return pd.DataFrame(
+            self.counts,
+            index=pd.Index([f"{v}*" if s else v for v, s in zip(self.x_labels, xm)], name=self.x_name),
+            columns=pd.Index([f"{v}*" if s else v for v, s in zip(self.y_labels, ym)], name=self.y_name),
+        )
 
     def users(self) -> tuple[np.ndarray, np.ndarray]:
         """One ``(x, y)`` code pair per user (the table expanded with ``np.repeat``, cells in flat order)."""
@@ -262,9 +313,12 @@ def load_table(setting: str, score_classes: str = "tertile", *, allow_standin: b
         if not allow_standin:
             raise
         counts = standin_table(st.dataset, st.x, score_classes)
-        source = DataSource(st.dataset, False,
-                            f"the exact {st.x}×class count table of the verified {title} file, stored in "
-                            "ldp.uldp.datasets", equivalent=True)
+        source = DataSource(
+            st.dataset,
+            False,
+            f"the exact {st.x}×class count table of the verified {title} file, stored in ldp.uldp.datasets",
+            equivalent=True,
+        )
     counts, model = _reorder(counts, st.dataset, st)
     return JointTable(_frozen(counts), model, st.x, y_name, source)
 
@@ -281,5 +335,10 @@ def leading_rows_table(setting: str, n: int, score_classes: str = "tertile") -> 
     counts = _crosstab(st.dataset, st.x, frame.iloc[:n], score_classes)
     counts, model = _reorder(counts, st.dataset, st)
     y_name = "class" if st.dataset == "nursery" else f"score class ({score_classes})"
-    return JointTable(_frozen(counts), model, st.x, y_name,
-                      DataSource(st.dataset, True, get_dataset(st.dataset).title + f", first {n} rows"))
+    return JointTable(
+        _frozen(counts),
+        model,
+        st.x,
+        y_name,
+        DataSource(st.dataset, True, get_dataset(st.dataset).title + f", first {n} rows"),
+    )

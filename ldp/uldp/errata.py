@@ -31,6 +31,7 @@ Printed formula → what goes wrong:
 * Eq. (60): the MSE divides by the number of users ``N`` instead of the number of
   cells (:func:`ldp.uldp.metrics.mse_eq60`).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -42,9 +43,21 @@ from .cprr import CPRR
 from .jurr import JuRR, jurr_parameters
 
 __all__ = [
-    "pp_eq23", "pp_alg2_line5", "pi_eq27", "ip_eq30", "ip_alg2_line11", "cprr_alg4_line7",
-    "var_pp_eq52_first_line", "var_ii_eq53", "var_ii_eq57", "var_eq58", "errata_table", "jurr_algorithm2_as_printed",
-    "printed_loop_cells", "pi_eq29_bounds", "ip_eq32_bounds",
+    "pp_eq23",
+    "pp_alg2_line5",
+    "pi_eq27",
+    "ip_eq30",
+    "ip_alg2_line11",
+    "cprr_alg4_line7",
+    "var_pp_eq52_first_line",
+    "var_ii_eq53",
+    "var_ii_eq57",
+    "var_eq58",
+    "errata_table",
+    "jurr_algorithm2_as_printed",
+    "printed_loop_cells",
+    "pi_eq29_bounds",
+    "ip_eq32_bounds",
 ]
 
 
@@ -133,14 +146,14 @@ def var_ii_eq53(mech: JuRR, f: Any, n: int) -> np.ndarray:
     """Eq. (53) as printed (``t'`` read as JuRR's ``t``): ``[f a(1−a) + (1−f) b(1−b)] / (N t²)``."""
     ftab = np.asarray(f, dtype=float).reshape(mech.shape)
     a, b, t = mech.params.a, mech.params.b, mech.params.t
-    return _only(mech.model.region_masks()["II"], (ftab * a * (1 - a) + (1 - ftab) * b * (1 - b)) / (n * t ** 2))
+    return _only(mech.model.region_masks()["II"], (ftab * a * (1 - a) + (1 - ftab) * b * (1 - b)) / (n * t**2))
 
 
 def var_ii_eq57(mech: CPRR, f: Any, n: int) -> np.ndarray:
     """Eq. (57) as printed: ``[f a'(1−a') + (1−f) b'(1−b')] / (N t'²)``."""
     ftab = np.asarray(f, dtype=float).reshape(mech.shape)
     a, b, t = mech.a_prime, mech.b_prime, mech.t_prime
-    return _only(mech.model.region_masks()["II"], (ftab * a * (1 - a) + (1 - ftab) * b * (1 - b)) / (n * t ** 2))
+    return _only(mech.model.region_masks()["II"], (ftab * a * (1 - a) + (1 - ftab) * b * (1 - b)) / (n * t**2))
 
 
 def var_eq58(mech: CPRR, f: Any, n: int) -> np.ndarray:
@@ -151,7 +164,7 @@ def var_eq58(mech: CPRR, f: Any, n: int) -> np.ndarray:
     """
     ftab = np.asarray(f, dtype=float).reshape(mech.shape)
     a, b, t = mech.a_prime, mech.b_prime, mech.t_prime
-    return (1 / (a - b) ** 2 + 1 / t ** 2) * (ftab * a * (1 - a) + (1 - ftab) * b * (1 - b)) / n
+    return (1 / (a - b) ** 2 + 1 / t**2) * (ftab * a * (1 - a) + (1 - ftab) * b * (1 - b)) / n
 
 
 def printed_loop_cells(model: Any) -> np.ndarray:
@@ -165,7 +178,7 @@ def printed_loop_cells(model: Any) -> np.ndarray:
 def _printed_range(nonsensitive: Any, n_sensitive: int) -> list[int]:
     """Values with 1-based (sensitive-first) index ``|S|+1 .. |N|``: the first ``max(0, |N|−|S|)`` non-sensitive."""
     nons = list(nonsensitive)
-    return nons[:max(0, len(nons) - n_sensitive)]
+    return nons[: max(0, len(nons) - n_sensitive)]
 
 
 def pi_eq29_bounds(mech: JuRR, counts: Any) -> np.ndarray:
@@ -221,10 +234,17 @@ def errata_table(jurr: JuRR, cprr: CPRR, f: Any, n: int) -> pd.DataFrame:
         expected_counts = n * mech.output_distribution(ftab)
         printed = fn(mech, expected_counts)[mask]
         corrected = mech.estimate_from_frequencies(expected_counts / n)[mask]
-        rows.append(dict(mechanism=mech.name, formula=label, kind="estimator", region=region,
-                         printed=float(np.max(np.abs(printed - ftab[mask]))),
-                         corrected=float(np.max(np.abs(corrected - ftab[mask]))),
-                         measure="max |E f̂ − f|"))
+        rows.append(
+            dict(
+                mechanism=mech.name,
+                formula=label,
+                kind="estimator",
+                region=region,
+                printed=float(np.max(np.abs(printed - ftab[mask]))),
+                corrected=float(np.max(np.abs(corrected - ftab[mask]))),
+                measure="max |E f̂ − f|",
+            )
+        )
     for mech, label, fn, region in (
         (jurr, "Eq. (52) first line", var_pp_eq52_first_line, "PP"),
         (jurr, "Eq. (53)", var_ii_eq53, "II"),
@@ -235,7 +255,15 @@ def errata_table(jurr: JuRR, cprr: CPRR, f: Any, n: int) -> pd.DataFrame:
             continue
         exact = mech.variance(n, ftab)[mask]
         printed = fn(mech, ftab, n)[mask]
-        rows.append(dict(mechanism=mech.name, formula=label, kind="variance", region=region,
-                         printed=float(np.max(printed / exact)), corrected=1.0,
-                         measure="max printed / exact"))
+        rows.append(
+            dict(
+                mechanism=mech.name,
+                formula=label,
+                kind="variance",
+                region=region,
+                printed=float(np.max(printed / exact)),
+                corrected=1.0,
+                measure="max printed / exact",
+            )
+        )
     return pd.DataFrame(rows)

@@ -6,6 +6,7 @@ error bars), the exact expectation ``sqrt(E[ED²])`` as a line over a fine ε
 grid, and shades the region where JuRR does not exist; :func:`error_grid` lays
 four settings out as a 2×2 grid and :func:`shared_legend` puts one legend below it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -24,9 +25,18 @@ __all__ = ["error_panel", "error_grid", "shared_legend", "ORDER"]
 ORDER = ("JuRR", "CPRR", "TDRR", "JD_GRR")
 
 
-def error_panel(ax: Any, sim: pd.DataFrame, theory: pd.DataFrame, *, title: str = "",
-                sx: int | None = None, sy: int | None = None, value: str = "ed",
-                mechanisms: Sequence[str] = ORDER, legend: bool = True) -> Any:
+def error_panel(
+    ax: Any,
+    sim: pd.DataFrame,
+    theory: pd.DataFrame,
+    *,
+    title: str = "",
+    sx: int | None = None,
+    sy: int | None = None,
+    value: str = "ed",
+    mechanisms: Sequence[str] = ORDER,
+    legend: bool = True,
+) -> Any:
     """ED against ε: simulation markers, exact-expectation lines, JuRR's undefined region shaded.
 
     Parameters
@@ -46,11 +56,25 @@ def error_panel(ax: Any, sim: pd.DataFrame, theory: pd.DataFrame, *, title: str 
     for name in mechanisms:
         st = style_for(name)
         th = theory[theory["mechanism"] == name].sort_values("epsilon")
-        ax.plot(th["epsilon"], th["expected"], color=st["color"], linestyle=st["linestyle"], marker="",
-                linewidth=1.3, alpha=0.9)
+        ax.plot(
+            th["epsilon"],
+            th["expected"],
+            color=st["color"],
+            linestyle=st["linestyle"],
+            marker="",
+            linewidth=1.3,
+            alpha=0.9,
+        )
         sm = sim[(sim["mechanism"] == name) & np.isfinite(sim[f"{value}_mean"])].sort_values("epsilon")
-        ax.errorbar(sm["epsilon"], sm[f"{value}_mean"], yerr=2 * sm[f"{value}_se"].fillna(0), color=st["color"],
-                    marker=st["marker"], linestyle="none", label=name)
+        ax.errorbar(
+            sm["epsilon"],
+            sm[f"{value}_mean"],
+            yerr=2 * sm[f"{value}_se"].fillna(0),
+            color=st["color"],
+            marker=st["marker"],
+            linestyle="none",
+            label=name,
+        )
     if sx is not None and sy is not None and sx * sy > 0:
         left, right = ax.get_xlim()
         ax.axvspan(left, jurr_min_epsilon(sx, sy), color="#999999", alpha=0.15, lw=0, label="JuRR undefined")
@@ -65,8 +89,9 @@ def error_panel(ax: Any, sim: pd.DataFrame, theory: pd.DataFrame, *, title: str 
     return ax
 
 
-def error_grid(sim: pd.DataFrame, theory: Mapping[str, pd.DataFrame], keys: Sequence[str], *,
-               title: str = "") -> tuple[Any, Any]:
+def error_grid(
+    sim: pd.DataFrame, theory: Mapping[str, pd.DataFrame], keys: Sequence[str], *, title: str = ""
+) -> tuple[Any, Any]:
     """Four settings as a 2×2 grid of :func:`error_panel` (shared ε axis), without legends.
 
     ``sim`` has a ``setting`` column and the columns :func:`error_panel` needs;
@@ -82,8 +107,15 @@ def error_grid(sim: pd.DataFrame, theory: Mapping[str, pd.DataFrame], keys: Sequ
     fig, axes = new_figure(nrows=2, ncols=2, figsize=(11, 7.2), sharex=True)
     for ax, key in zip(axes.ravel(), keys):
         t = load_table(key)
-        error_panel(ax, sim[sim["setting"] == key], theory[key], title=SETTINGS[key].label, sx=t.model.sx,
-                    sy=t.model.sy, legend=False)
+        error_panel(
+            ax,
+            sim[sim["setting"] == key],
+            theory[key],
+            title=SETTINGS[key].label,
+            sx=t.model.sx,
+            sy=t.model.sy,
+            legend=False,
+        )
     if title:
         fig.suptitle(title, fontsize=10)
     return fig, axes

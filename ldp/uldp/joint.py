@@ -4,14 +4,15 @@ A user holds a pair of codes ``(x, y)``; a mechanism returns a pair
 ``(x̃, ỹ)``.  The collector only needs the ``k_x × k_y`` table of report counts,
 from which every mechanism here estimates the joint distribution ``f_ij``.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
-from .._checks import check_codes
 from .. import channels
+from .._checks import check_codes
 from .mechanism import ChannelMechanism
 from .model import ULDPModel2D
 
@@ -53,11 +54,13 @@ class JointMechanism(ChannelMechanism):
     def support_counts(self, reports: Any) -> np.ndarray:
         """``k_x × k_y`` table of report counts from the reports ``(x̃, ỹ)`` returned by :meth:`perturb`."""
         if not isinstance(reports, tuple) or len(reports) != 2:
-            raise TypeError(f"reports must be the pair (x_report, y_report) returned by perturb, got "
-                            f"{type(reports).__name__}")
+            raise TypeError(
+                f"reports must be the pair (x_report, y_report) returned by perturb, got {type(reports).__name__}"
+            )
         x_report, y_report = reports
-        flat = self.model.flat_index(check_codes(x_report, self.model.kx, "x_report"),
-                                     check_codes(y_report, self.model.ky, "y_report"))
+        flat = self.model.flat_index(
+            check_codes(x_report, self.model.kx, "x_report"), check_codes(y_report, self.model.ky, "y_report")
+        )
         return np.bincount(flat, minlength=self.n_cells).reshape(self.shape)
 
     def __repr__(self) -> str:

@@ -20,6 +20,7 @@ negative entry).
 The estimator (Algorithm 2) is implemented in its corrected form, which equals
 the channel inverse; see :mod:`ldp.uldp.errata` for the formulas as printed.
 """
+
 from __future__ import annotations
 
 import math
@@ -67,11 +68,16 @@ def jurr_parameters(epsilon: float, sx: int, sy: int) -> JuRRParameters:
     e = em1 + 1.0
     D, Dx, Dy = em1 + sx * sy, em1 + sx, em1 + sy
     return JuRRParameters(
-        a=e / D, b=1.0 / D,
-        p=(em1 / D) * (e / Dx), q=(em1 / D) / Dx,
-        m=(em1 / D) * (e / Dy), n=(em1 / D) / Dy,
+        a=e / D,
+        b=1.0 / D,
+        p=(em1 / D) * (e / Dx),
+        q=(em1 / D) / Dx,
+        m=(em1 / D) * (e / Dy),
+        n=(em1 / D) / Dy,
         t=em1 * (em1 * em1 - sx * sy) / (D * Dx * Dy),
-        D=D, Dx=Dx, Dy=Dy,
+        D=D,
+        Dx=Dx,
+        Dy=Dy,
     )
 
 
@@ -118,7 +124,8 @@ class JuRR(JointMechanism):
             raise ValueError(
                 f"epsilon={epsilon!r} is not above JuRR's minimum ln(1+sqrt(|X_S||Y_S|)) = {lo:.6f} for "
                 f"|X_S|={model.sx}, |Y_S|={model.sy}: the probability t of keeping a non-sensitive pair would "
-                f"be {self.params.t:.3g} <= 0 (Eq. (21) of Yin et al. 2023); use epsilon > {lo:.6f}, or CPRR")
+                f"be {self.params.t:.3g} <= 0 (Eq. (21) of Yin et al. 2023); use epsilon > {lo:.6f}, or CPRR"
+            )
 
     @property
     def has_nn_cells(self) -> bool:
@@ -223,18 +230,28 @@ class JuRR(JointMechanism):
         masks = self.model.region_masks()
         var = np.zeros(self.shape)
         a, b = pr.a, pr.b
-        var[masks["PP"]] = (ftab[masks["PP"]] * a * (1 - a) + (1 - ftab[masks["PP"]]) * b * (1 - b)) / (N * (a - b) ** 2)
+        var[masks["PP"]] = (ftab[masks["PP"]] * a * (1 - a) + (1 - ftab[masks["PP"]]) * b * (1 - b)) / (
+            N * (a - b) ** 2
+        )
         if masks["II"].any():
             var[masks["II"]] = ftab[masks["II"]] * (1 - pr.t) / (N * pr.t)
 
-        def side(keep: float, move: float, d_side: float, s: int, has_n: bool,
-                 F_S: np.ndarray, F_N: np.ndarray, fcell: np.ndarray) -> np.ndarray:
+        def side(
+            keep: float,
+            move: float,
+            d_side: float,
+            s: int,
+            has_n: bool,
+            F_S: np.ndarray,
+            F_N: np.ndarray,
+            fcell: np.ndarray,
+        ) -> np.ndarray:
             g = 1.0 / d_side
             kappa = (move / pr.t) * (1 - s * g) if has_n else 0.0
             w_self, w_o, w_n = (1 - g) / (keep - move), -g / (keep - move), -kappa / (keep - move)
-            v_self = keep * w_self ** 2 + move * (s - 1) * w_o ** 2
-            v_other = keep * w_o ** 2 + move * (w_self ** 2 + (s - 2) * w_o ** 2)
-            v_n = move * (w_self ** 2 + (s - 1) * w_o ** 2) + (pr.t * w_n ** 2 if has_n else 0.0)
+            v_self = keep * w_self**2 + move * (s - 1) * w_o**2
+            v_other = keep * w_o**2 + move * (w_self**2 + (s - 2) * w_o**2)
+            v_n = move * (w_self**2 + (s - 1) * w_o**2) + (pr.t * w_n**2 if has_n else 0.0)
             return (fcell * v_self + (F_S - fcell) * v_other + F_N * v_n - fcell) / N
 
         if masks["PI"].any():

@@ -11,6 +11,7 @@ Subclasses provide :meth:`channel` and may override
 defaults are the exact channel-inversion formulas of :mod:`ldp.channels`,
 which the tests use as oracles).  Everything random takes ``rng``.
 """
+
 from __future__ import annotations
 
 from abc import abstractmethod
@@ -18,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_counts
 from .. import channels
+from .._checks import check_counts
 from ..mechanism import Mechanism
 
 __all__ = ["ChannelMechanism"]

@@ -12,6 +12,7 @@
 expected squared error; ``E[ED]`` is slightly smaller (Jensen's inequality).
 Arguments come in the order of :mod:`ldp.metrics`: estimate first, truth second.
 """
+
 from __future__ import annotations
 
 from typing import Any

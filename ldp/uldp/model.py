@@ -21,6 +21,7 @@ conditions of Definition 3 exactly on a channel matrix and
 Channels follow the house convention: ``P[v, o] = Pr(output o | input v)``,
 rows are inputs.  A 2-D cell ``(x, y)`` has the flat index ``x * k_y + y``.
 """
+
 from __future__ import annotations
 
 import math
@@ -86,8 +87,10 @@ class SensitiveDomain:
                 raise TypeError(f"sensitive must hold integer codes, got {c!r} of type {type(c).__name__}")
             c = int(c)
             if not 0 <= c < size:
-                raise ValueError(f"sensitive value {c} is not in the domain {{0, ..., {size - 1}}}: "
-                                 "the sensitive set must be a subset of the domain")
+                raise ValueError(
+                    f"sensitive value {c} is not in the domain {{0, ..., {size - 1}}}: "
+                    "the sensitive set must be a subset of the domain"
+                )
             codes.append(c)
         if len(set(codes)) != len(codes):
             raise ValueError(f"sensitive contains duplicates: {sorted(codes)}")
@@ -146,8 +149,9 @@ class SensitiveDomain:
         vals = list(values)
         unknown = [v for v in dict.fromkeys(vals) if v not in index]
         if unknown:
-            raise ValueError(f"{name} contains unknown categories {unknown[:5]}; valid categories are "
-                             f"{list(self.labels)}")
+            raise ValueError(
+                f"{name} contains unknown categories {unknown[:5]}; valid categories are {list(self.labels)}"
+            )
         return np.fromiter((index[v] for v in vals), dtype=np.int64, count=len(vals))
 
     def __repr__(self) -> str:
@@ -181,8 +185,9 @@ class ULDPModel2D:
                 raise TypeError(f"{nm} must be a SensitiveDomain, got {type(getattr(self, nm)).__name__}")
 
     @classmethod
-    def from_sizes(cls, kx: int, ky: int, x_sensitive: Iterable[int] = (), y_sensitive: Iterable[int] = ()
-                   ) -> ULDPModel2D:
+    def from_sizes(
+        cls, kx: int, ky: int, x_sensitive: Iterable[int] = (), y_sensitive: Iterable[int] = ()
+    ) -> ULDPModel2D:
         """Model on ``{0..kx-1} × {0..ky-1}`` with the given sensitive codes."""
         return cls(SensitiveDomain(kx, x_sensitive), SensitiveDomain(ky, y_sensitive))
 
@@ -259,8 +264,9 @@ class ULDPModel2D:
         return self.x.encode(x_values, "x"), self.y.encode(y_values, "y")
 
     def __repr__(self) -> str:
-        return (f"ULDPModel2D(kx={self.kx}, ky={self.ky}, x_sensitive={self.x.sensitive}, "
-                f"y_sensitive={self.y.sensitive})")
+        return (
+            f"ULDPModel2D(kx={self.kx}, ky={self.ky}, x_sensitive={self.x.sensitive}, y_sensitive={self.y.sensitive})"
+        )
 
 
 # ---------------------------------------------------------------------------- exact checks
@@ -356,8 +362,10 @@ def check_uldp(P: Any, sensitive: Iterable[int], protected: Iterable[int], epsil
         epsilon=epsilon,
         conditions={1: c1, 2: _ratio_ok(r2, epsilon)},
         worst_log_ratio={2: r2},
-        descriptions={1: "each invertible output has a single, non-sensitive source",
-                      2: "ratios on protected outputs are <= e^eps"},
+        descriptions={
+            1: "each invertible output has a single, non-sensitive source",
+            2: "ratios on protected outputs are <= e^eps",
+        },
     )
 
 
@@ -409,8 +417,14 @@ def check_uldp_2d(P: Any, model: ULDPModel2D, epsilon: float, reading: str = "st
 
     return ULDPCheck(
         epsilon=epsilon,
-        conditions={1: _ratio_ok(r1, epsilon), 2: c2, 3: _ratio_ok(r3, epsilon), 4: c4,
-                    5: _ratio_ok(r5, epsilon), 6: c6},
+        conditions={
+            1: _ratio_ok(r1, epsilon),
+            2: c2,
+            3: _ratio_ok(r3, epsilon),
+            4: c4,
+            5: _ratio_ok(r5, epsilon),
+            6: c6,
+        },
         worst_log_ratio={1: r1, 3: r3, 5: r5},
         descriptions=dict(_CONDITIONS_2D),
     )

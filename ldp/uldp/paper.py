@@ -5,6 +5,7 @@ by the package.  No value was read off the paper's figures: the two error levels
 below are ones the text itself quotes from its Figs. 3(a) and 4(a).  Section numbers
 are those of the paper (Sec. 7 is the experiments).
 """
+
 from __future__ import annotations
 
 #: Sec. 7.1: every experiment is repeated 10 times and averaged.

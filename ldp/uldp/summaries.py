@@ -12,6 +12,7 @@ grids and extracts the one number each claim compares:
 * :func:`smallest_gap` -- the smallest ``worse - better`` over the rows where both exist;
 * :func:`tdrr_floor` -- TDRR's error from its independence bias alone.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,8 +30,9 @@ __all__ = ["exact_grid", "smallest_drop", "smallest_gap", "tdrr_floor"]
 _MECHS = ("JuRR", "CPRR", "TDRR", "JD_GRR")
 
 
-def exact_grid(tables: Mapping[Any, JointTable], epsilons: Sequence[float],
-               mechanisms: Sequence[str] = _MECHS) -> pd.DataFrame:
+def exact_grid(
+    tables: Mapping[Any, JointTable], epsilons: Sequence[float], mechanisms: Sequence[str] = _MECHS
+) -> pd.DataFrame:
     """Exact ``sqrt(E[ED²])`` per (setting, ε) and mechanism; NaN where a mechanism does not exist (JuRR).
 
     ``tables`` maps a setting name (or any key, e.g. a number of users) to its table.

@@ -11,6 +11,7 @@ Mechanism names are the paper's: ``"JuRR"``, ``"CPRR"``, ``"TDRR"``, ``"JD_GRR"`
 Below JuRR's minimum ε a trial returns NaN errors with ``defined=False``
 instead of raising, so a sweep over the paper's ε grid can mark those points.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,12 +30,25 @@ from .jurr import JuRR, jurr_is_defined
 from .metrics import ed, euclidean, expected_ed
 from .model import ULDPModel2D
 
-__all__ = ["MECHANISMS", "PAPER_EPSILONS", "make_mechanism", "is_defined", "analytic_ed", "analytic_curves",
-           "error_trial", "timing_trial", "disclosure_probability"]
+__all__ = [
+    "MECHANISMS",
+    "PAPER_EPSILONS",
+    "make_mechanism",
+    "is_defined",
+    "analytic_ed",
+    "analytic_curves",
+    "error_trial",
+    "timing_trial",
+    "disclosure_probability",
+]
 
 #: the four mechanisms of the paper's figures (plus the unbiased TDRR ablation, not in the paper)
 MECHANISMS: dict[str, type[JointMechanism]] = {
-    "JuRR": JuRR, "CPRR": CPRR, "TDRR": TDRR, "JD_GRR": JointGRR, "TDRR-Kron": TDRRUnbiased,
+    "JuRR": JuRR,
+    "CPRR": CPRR,
+    "TDRR": TDRR,
+    "JD_GRR": JointGRR,
+    "TDRR-Kron": TDRRUnbiased,
 }
 #: "7 values between 0.5 and 6" (Sec. 7.4.1); the exact grid is not given; this one is our choice
 PAPER_EPSILONS = (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
@@ -64,16 +78,26 @@ def analytic_ed(mechanism: str, epsilon: float, table: JointTable) -> float:
     return expected_ed(make_mechanism(mechanism, epsilon, table.model), table.frequencies, table.n)
 
 
-def analytic_curves(table: JointTable, epsilons: Any, mechanisms: Any = ("JuRR", "CPRR", "TDRR", "JD_GRR")
-                    ) -> pd.DataFrame:
+def analytic_curves(
+    table: JointTable, epsilons: Any, mechanisms: Any = ("JuRR", "CPRR", "TDRR", "JD_GRR")
+) -> pd.DataFrame:
     """Exact ``sqrt(E[ED²])`` on a grid: columns ``mechanism``, ``epsilon``, ``expected`` (NaN if undefined)."""
-    rows = [dict(mechanism=m, epsilon=float(e), expected=analytic_ed(m, float(e), table))
-            for m in mechanisms for e in np.asarray(epsilons, dtype=float).ravel()]
+    rows = [
+        dict(mechanism=m, epsilon=float(e), expected=analytic_ed(m, float(e), table))
+        for m in mechanisms
+        for e in np.asarray(epsilons, dtype=float).ravel()
+    ]
     return pd.DataFrame(rows)
 
 
-def error_trial(setting: str, mechanism: str, epsilon: float, rng: Any = None, subsample: int | None = None,
-                score_classes: str = "tertile") -> dict[str, Any]:
+def error_trial(
+    setting: str,
+    mechanism: str,
+    epsilon: float,
+    rng: Any = None,
+    subsample: int | None = None,
+    score_classes: str = "tertile",
+) -> dict[str, Any]:
     """One repetition: (optionally) a random subsample of ``n`` users, perturbation, estimation, error.
 
     Parameters
@@ -104,12 +128,18 @@ def error_trial(setting: str, mechanism: str, epsilon: float, rng: Any = None, s
     mech = make_mechanism(mechanism, epsilon, table.model)
     f = table.frequencies
     est = mech.estimate_counts(mech.simulate_counts(table.counts, gen))
-    return dict(ed=ed(f, est), euclid=euclidean(f, est), expected_ed=expected_ed(mech, f, table.n),
-                n_users=table.n, defined=True)
+    return dict(
+        ed=ed(f, est),
+        euclid=euclidean(f, est),
+        expected_ed=expected_ed(mech, f, table.n),
+        n_users=table.n,
+        defined=True,
+    )
 
 
-def timing_trial(setting: str, mechanism: str, epsilon: float, rng: Any = None,
-                 score_classes: str = "tertile") -> dict[str, Any]:
+def timing_trial(
+    setting: str, mechanism: str, epsilon: float, rng: Any = None, score_classes: str = "tertile"
+) -> dict[str, Any]:
     """Wall-clock seconds of the per-user protocol: build, perturb all users, count, estimate.
 
     The users are the setting's whole table (12,960 for nursery, 1,000 for score).

@@ -17,6 +17,7 @@ identity.  The unbiased estimator (the channel inverse) is
     f̂_v = (c_v/N − 1/D) · D/(e^ε − 1)   for v ∈ X_S,
     f̂_v = (c_v/N) · D/(e^ε − 1)          for v ∈ X_N.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -24,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_domain_size
 from .. import channels
+from .._checks import check_domain_size
 from .mechanism import ChannelMechanism
 from .model import SensitiveDomain
 
@@ -125,7 +126,7 @@ class URR(ChannelMechanism):
         n = self._n(n)
         f = self._freq(f)
         a, b, t = self.keep_sensitive, self.to_protected, self.keep_nonsensitive
-        sens = (f * a * (1 - a) + (1 - f) * b * (1 - b)) / (n * t ** 2)
+        sens = (f * a * (1 - a) + (1 - f) * b * (1 - b)) / (n * t**2)
         nons = f * (1 - t) / (n * t)
         return np.where(self.domain.mask, sens, nons)
 

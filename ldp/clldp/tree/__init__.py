@@ -49,6 +49,7 @@ Modules: :mod:`.nodes` (tree nodes, Gini split, stop rules, routing), :mod:`.car
 for the LabelDP and non-private trees), :mod:`.pool` (:class:`JointPool`, node statistics),
 :mod:`.protocol` (Algorithm 4 as named steps), :mod:`.estimator` (:class:`CLLDPDecisionTree`).
 """
+
 from __future__ import annotations
 
 from .cart import grow_from_counts
@@ -57,5 +58,15 @@ from .nodes import TreeNode, best_split
 from .pool import COMBINE_RULES, JointPool
 from .protocol import CANDIDATE_RULES, OMEGA_UPDATES, CLLDPTreeResult, clldp_tree
 
-__all__ = ["TreeNode", "JointPool", "best_split", "grow_from_counts", "clldp_tree", "CLLDPTreeResult",
-           "CLLDPDecisionTree", "CANDIDATE_RULES", "OMEGA_UPDATES", "COMBINE_RULES"]
+__all__ = [
+    "TreeNode",
+    "JointPool",
+    "best_split",
+    "grow_from_counts",
+    "clldp_tree",
+    "CLLDPTreeResult",
+    "CLLDPDecisionTree",
+    "CANDIDATE_RULES",
+    "OMEGA_UPDATES",
+    "COMBINE_RULES",
+]

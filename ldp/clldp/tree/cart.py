@@ -1,7 +1,8 @@
 """One-shot CART from true attributes and (possibly perturbed) label supports: LabelDP and non-private trees."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -10,8 +11,9 @@ from .nodes import TreeNode, decide
 __all__ = ["grow_from_counts"]
 
 
-def grow_from_counts(X: np.ndarray, support: np.ndarray, sizes: Sequence[int], p: float, q: float,
-                     dep: int) -> TreeNode:
+def grow_from_counts(
+    X: np.ndarray, support: np.ndarray, sizes: Sequence[int], p: float, q: float, dep: int
+) -> TreeNode:
     """Greedy CART from true attributes and (possibly perturbed) label supports.
 
     ``support`` is ``n x m_label`` (row ``i``: which labels user ``i``'s report supports);

@@ -1,7 +1,9 @@
 """The scikit-learn estimator: CART trained under CLLDP (Algorithm 4 of Xue et al.), LabelDP, or without privacy."""
+
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -55,11 +57,21 @@ class CLLDPDecisionTree(CLLDPClassifierBase):
         The same combinations as bitmasks (bit ``a`` set when attribute ``a`` is in it).
     """
 
-    def __init__(self, epsilon: float = 1.0, mechanism: str = "khr", k: Any = "eq8", omega: Any = "sample",
-                 omega_fraction: float = OMEGA_SAMPLE_FRACTION, max_depth: int = 5,
-                 budget_rule: str = "remaining_even", omega_update: str = "first_round",
-                 candidate_rule: str = "covering", combine: str = "inverse_variance",
-                 n_categories: Sequence[int] | None = None, random_state: Any = None) -> None:
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        mechanism: str = "khr",
+        k: Any = "eq8",
+        omega: Any = "sample",
+        omega_fraction: float = OMEGA_SAMPLE_FRACTION,
+        max_depth: int = 5,
+        budget_rule: str = "remaining_even",
+        omega_update: str = "first_round",
+        candidate_rule: str = "covering",
+        combine: str = "inverse_variance",
+        n_categories: Sequence[int] | None = None,
+        random_state: Any = None,
+    ) -> None:
         super().__init__(epsilon, mechanism, k, omega, omega_fraction, n_categories, random_state)
         self.max_depth = max_depth
         self.budget_rule = budget_rule
@@ -67,14 +79,16 @@ class CLLDPDecisionTree(CLLDPClassifierBase):
         self.candidate_rule = candidate_rule
         self.combine = combine
 
-    def fit(self, X: Any, y: Any) -> "CLLDPDecisionTree":
+    def fit(self, X: Any, y: Any) -> CLLDPDecisionTree:
         """Simulate the protocol over all training users and grow the collector's tree."""
         self._check_params()
         dep = check_int(self.max_depth, "max_depth", minimum=1)
-        for name, val, allowed in (("budget_rule", self.budget_rule, BUDGET_RULES),
-                                   ("omega_update", self.omega_update, OMEGA_UPDATES),
-                                   ("candidate_rule", self.candidate_rule, CANDIDATE_RULES),
-                                   ("combine", self.combine, COMBINE_RULES)):
+        for name, val, allowed in (
+            ("budget_rule", self.budget_rule, BUDGET_RULES),
+            ("omega_update", self.omega_update, OMEGA_UPDATES),
+            ("candidate_rule", self.candidate_rule, CANDIDATE_RULES),
+            ("combine", self.combine, COMBINE_RULES),
+        ):
             if val not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {val!r}")
         codes, y_codes = self._fit_coding(X, y)
@@ -85,9 +99,22 @@ class CLLDPDecisionTree(CLLDPClassifierBase):
         self.reporter_rows_ = rows
         self.n_reporters_ = int(rows.size)
         if self.mechanism in ("khr", "basic"):
-            res = clldp_tree(Xr, yr, self.n_categories_, m_l, self.epsilon, dep, self.mechanism, self.k,
-                             omega_fns, gen, budget_rule=self.budget_rule, omega_update=self.omega_update,
-                             candidate_rule=self.candidate_rule, combine=self.combine)
+            res = clldp_tree(
+                Xr,
+                yr,
+                self.n_categories_,
+                m_l,
+                self.epsilon,
+                dep,
+                self.mechanism,
+                self.k,
+                omega_fns,
+                gen,
+                budget_rule=self.budget_rule,
+                omega_update=self.omega_update,
+                candidate_rule=self.candidate_rule,
+                combine=self.combine,
+            )
             self.tree_ = res.root
             self.leakage_ = res.ledger.log_leakage
             self.budgets_ = res.ledger.spent

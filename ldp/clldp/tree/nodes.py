@@ -1,4 +1,5 @@
 """Tree nodes, the Gini split of Eqs. (11)-(12) of Xue et al., the stop rules of Sec. 6.1, and routing."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,12 +14,12 @@ class TreeNode:
     """One node: a test ``X[:, attr] == value`` with ``yes``/``no`` children, or a leaf."""
 
     depth: int
-    constraints: tuple = ()          # ((attr, value, is_equal), ...) from the root down
+    constraints: tuple = ()  # ((attr, value, is_equal), ...) from the root down
     attr: int | None = None
     value: int | None = None
-    yes: "TreeNode | None" = None
-    no: "TreeNode | None" = None
-    dist: np.ndarray | None = None    # class distribution of a leaf (clipped estimates, normalised)
+    yes: TreeNode | None = None
+    no: TreeNode | None = None
+    dist: np.ndarray | None = None  # class distribution of a leaf (clipped estimates, normalised)
     decided: bool = False
 
     @property
@@ -68,8 +69,9 @@ def best_split(stats: dict[int, np.ndarray], totals: np.ndarray) -> tuple[float,
             continue
         with np.errstate(invalid="ignore", divide="ignore"):
             tot = n_yes + n_no
-            g = (n_yes / tot) * (1 - np.sum((yes / n_yes) ** 2, axis=0)) \
-                + (n_no / tot) * (1 - np.sum((no / n_no) ** 2, axis=0))
+            g = (n_yes / tot) * (1 - np.sum((yes / n_yes) ** 2, axis=0)) + (n_no / tot) * (
+                1 - np.sum((no / n_no) ** 2, axis=0)
+            )
         g = np.where(ok, g, np.inf)
         v = int(np.argmin(g))
         if g[v] < best[0]:
@@ -77,8 +79,9 @@ def best_split(stats: dict[int, np.ndarray], totals: np.ndarray) -> tuple[float,
     return best
 
 
-def decide(node: TreeNode, stats: dict[int, np.ndarray], totals: np.ndarray | None, dep: int,
-           fallback: np.ndarray) -> list[TreeNode]:
+def decide(
+    node: TreeNode, stats: dict[int, np.ndarray], totals: np.ndarray | None, dep: int, fallback: np.ndarray
+) -> list[TreeNode]:
     """Split ``node`` or make it a leaf (Sec. 6.1 stop rules); return the new undecided children."""
     if totals is None or totals.sum() <= 1e-12 or not stats:
         node.make_leaf(totals, fallback)

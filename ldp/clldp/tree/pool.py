@@ -1,7 +1,9 @@
 """Pooled joint estimates of the CLLDP tree (Algorithm 4 of Xue et al.) and each node's label mass from them."""
+
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -30,8 +32,9 @@ class JointPool:
     groups and supersets with equal weights (the paper's plain average).
     """
 
-    def __init__(self, sizes: Sequence[int], m_label: int, combine: str = "inverse_variance",
-                 min_share: float = 0.01) -> None:
+    def __init__(
+        self, sizes: Sequence[int], m_label: int, combine: str = "inverse_variance", min_share: float = 0.01
+    ) -> None:
         if combine not in COMBINE_RULES:
             raise ValueError(f"combine must be one of {COMBINE_RULES}, got {combine!r}")
         self.sizes = tuple(int(s) for s in sizes)

@@ -16,11 +16,13 @@ combination) in one int64 array, so every per-user step is a vector operation; t
 draws, their order and the order in which groups enter the pool are those of a per-user
 loop over users in index order, so the outputs do not depend on this representation.
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -34,10 +36,25 @@ from ..omega import conditional_from_joint, omega_curve
 from .nodes import TreeNode, decide
 from .pool import JointPool, node_stats
 
-__all__ = ["CANDIDATE_RULES", "OMEGA_UPDATES", "MAX_ATTRIBUTES", "CLLDPTreeResult", "clldp_tree",
-           "attrs_of_mask", "mask_frozensets", "groups_by_first_appearance", "candidates_covering",
-           "candidates_literal", "first_round_parameters", "choose_attributes", "extend_combinations",
-           "previous_estimate_beliefs", "set_identifiers", "report_groups", "grow_frontier"]
+__all__ = [
+    "CANDIDATE_RULES",
+    "OMEGA_UPDATES",
+    "MAX_ATTRIBUTES",
+    "CLLDPTreeResult",
+    "clldp_tree",
+    "attrs_of_mask",
+    "mask_frozensets",
+    "groups_by_first_appearance",
+    "candidates_covering",
+    "candidates_literal",
+    "first_round_parameters",
+    "choose_attributes",
+    "extend_combinations",
+    "previous_estimate_beliefs",
+    "set_identifiers",
+    "report_groups",
+    "grow_frontier",
+]
 
 CANDIDATE_RULES = ("covering", "literal")
 OMEGA_UPDATES = ("first_round", "previous_estimate")
@@ -68,7 +85,7 @@ def groups_by_first_appearance(keys: np.ndarray) -> list[tuple[Any, np.ndarray]]
     inverse = inverse.ravel()
     order = np.argsort(inverse, kind="stable")
     bounds = np.searchsorted(inverse[order], np.arange(uniq.size + 1))
-    return [(uniq[g], order[bounds[g]:bounds[g + 1]]) for g in np.argsort(first, kind="stable")]
+    return [(uniq[g], order[bounds[g] : bounds[g + 1]]) for g in np.argsort(first, kind="stable")]
 
 
 # ---------------------------------------------------------------------------- candidate rules
@@ -102,9 +119,9 @@ def candidates_literal(sl: tuple, branches: list[tuple], t: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------- protocol steps
-def first_round_parameters(sizes: Sequence[int], m_label: int, eps1: float, k: Any,
-                           omega_fns: Sequence[Callable[[int], float]], basic: bool) -> tuple[np.ndarray,
-                                                                                              np.ndarray]:
+def first_round_parameters(
+    sizes: Sequence[int], m_label: int, eps1: float, k: Any, omega_fns: Sequence[Callable[[int], float]], basic: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """``k`` and ω of each attribute in round 1 (kHR on ``m^c m^l`` at ``ε_1``); 0 and 1 for the basic solution."""
     t = len(sizes)
     k_attr = np.zeros(t, dtype=np.int64)
@@ -116,8 +133,9 @@ def first_round_parameters(sizes: Sequence[int], m_label: int, eps1: float, k: A
     return k_attr, w_attr
 
 
-def choose_attributes(state: np.ndarray, candidates_of: Callable[[int], list[int]],
-                      gen: np.random.Generator) -> np.ndarray:
+def choose_attributes(
+    state: np.ndarray, candidates_of: Callable[[int], list[int]], gen: np.random.Generator
+) -> np.ndarray:
     """Every user's added attribute, uniform over the candidates of her public state (-1: none left).
 
     ``state`` is an integer key per user; ``candidates_of(i)`` gives the candidates of the state
@@ -139,8 +157,9 @@ def extend_combinations(masks: np.ndarray, choice: np.ndarray) -> tuple[np.ndarr
     return movers, masks[movers] | bit[movers]
 
 
-def previous_estimate_beliefs(pool: JointPool, masks: np.ndarray, k: np.ndarray, w_prev: np.ndarray,
-                              m_label: int) -> np.ndarray:
+def previous_estimate_beliefs(
+    pool: JointPool, masks: np.ndarray, k: np.ndarray, w_prev: np.ndarray, m_label: int
+) -> np.ndarray:
     """Sec. 7.3's update: Def. 5 on the pooled estimate of each mover's previous combination, capped by ``w_prev``.
 
     Pooled estimates are built in order of first appearance of ``(combination, k)`` among the
@@ -152,8 +171,11 @@ def previous_estimate_beliefs(pool: JointPool, masks: np.ndarray, k: np.ndarray,
     for _, members in groups_by_first_appearance(key):
         j = members[0]
         J = pool.marginal(attrs_of_mask(masks[j]))
-        est = 1.0 if J is None else float(
-            omega_curve(conditional_from_joint(J.reshape(m_label, -1)), np.array([int(k[j])]))[0])
+        est = (
+            1.0
+            if J is None
+            else float(omega_curve(conditional_from_joint(J.reshape(m_label, -1)), np.array([int(k[j])]))[0])
+        )
         w_new[members] = np.minimum(w_new[members], est)
     return w_new
 
@@ -182,8 +204,7 @@ def report_groups(*columns: np.ndarray) -> list[np.ndarray]:
     return np.split(order, np.flatnonzero(change)[1:])
 
 
-def grow_frontier(pool: JointPool, frontier: list[TreeNode], t: int, dep: int,
-                  fallback: np.ndarray) -> list[TreeNode]:
+def grow_frontier(pool: JointPool, frontier: list[TreeNode], t: int, dep: int, fallback: np.ndarray) -> list[TreeNode]:
     """The collector decides every frontier node from the pooled estimates; returns the next frontier."""
     nxt: list[TreeNode] = []
     for nd in frontier:
@@ -203,7 +224,7 @@ class CLLDPTreeResult:
     rounds: int
     groups_per_round: list = field(default_factory=list)
     sets: list = field(default_factory=list)  # per round, every user's combination after that round
-    masks: np.ndarray | None = None           # the same as bitmasks, shape (rounds, n)
+    masks: np.ndarray | None = None  # the same as bitmasks, shape (rounds, n)
 
 
 @dataclass
@@ -262,15 +283,18 @@ class _Reports:
         return len(groups), rows
 
 
-def _check_protocol(epsilon: Any, dep: Any, mechanism: Any, budget_rule: Any, omega_update: Any,
-                    candidate_rule: Any, t: int) -> tuple[float, int]:
+def _check_protocol(
+    epsilon: Any, dep: Any, mechanism: Any, budget_rule: Any, omega_update: Any, candidate_rule: Any, t: int
+) -> tuple[float, int]:
     eps = check_epsilon(epsilon)
     dep = check_int(dep, "dep", minimum=1)
     if mechanism not in ("khr", "basic"):
         raise ValueError(f"mechanism must be 'khr' or 'basic', got {mechanism!r}")
-    for name, val, allowed in (("budget_rule", budget_rule, BUDGET_RULES),
-                               ("omega_update", omega_update, OMEGA_UPDATES),
-                               ("candidate_rule", candidate_rule, CANDIDATE_RULES)):
+    for name, val, allowed in (
+        ("budget_rule", budget_rule, BUDGET_RULES),
+        ("omega_update", omega_update, OMEGA_UPDATES),
+        ("candidate_rule", candidate_rule, CANDIDATE_RULES),
+    ):
         if val not in allowed:
             raise ValueError(f"{name} must be one of {allowed}, got {val!r}")
     if t > MAX_ATTRIBUTES:
@@ -278,10 +302,23 @@ def _check_protocol(epsilon: Any, dep: Any, mechanism: Any, budget_rule: Any, om
     return eps, dep
 
 
-def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int, epsilon: float, dep: int,
-               mechanism: str, k: Any, omega_fns: Sequence[Callable[[int], float]], rng: Any = None, *,
-               budget_rule: str = "remaining_even", omega_update: str = "first_round",
-               candidate_rule: str = "covering", combine: str = "inverse_variance") -> CLLDPTreeResult:
+def clldp_tree(
+    X: np.ndarray,
+    y: np.ndarray,
+    sizes: Sequence[int],
+    m_label: int,
+    epsilon: float,
+    dep: int,
+    mechanism: str,
+    k: Any,
+    omega_fns: Sequence[Callable[[int], float]],
+    rng: Any = None,
+    *,
+    budget_rule: str = "remaining_even",
+    omega_update: str = "first_round",
+    candidate_rule: str = "covering",
+    combine: str = "inverse_variance",
+) -> CLLDPTreeResult:
     """Algorithm 4: multi-round CART under CLLDP (``mechanism`` = ``"khr"`` or ``"basic"``)."""
     n, t = X.shape
     eps, dep = _check_protocol(epsilon, dep, mechanism, budget_rule, omega_update, candidate_rule, t)
@@ -296,7 +333,7 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
     k_attr, w_attr = first_round_parameters(sizes, m_label, eps / dep, k, omega_fns, basic)
     rep = _Reports(X, y, sizes, m_label, basic, gen, pool, ledger, k_attr[first])
     masks = np.left_shift(np.int64(1), first.astype(np.int64))
-    seq = first.astype(np.int64)                   # literal rule: id of each user's sequence of draws
+    seq = first.astype(np.int64)  # literal rule: id of each user's sequence of draws
     seq_tuples = {int(c): (int(c),) for c in range(t)}
     n_g, _ = rep.round(1, np.arange(n), masks, w_attr[first])
     groups_per_round = [n_g]
@@ -329,13 +366,20 @@ def clldp_tree(X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int,
         frontier = grow_frontier(pool, frontier, t, dep, fallback)
     for nd in frontier:  # only reachable when rounds stop early
         nd.make_leaf(None, fallback)
-    return CLLDPTreeResult(root, ledger, rep.k_user, rounds, groups_per_round,
-                           [mask_frozensets(m) for m in history], np.stack(history))
+    return CLLDPTreeResult(
+        root, ledger, rep.k_user, rounds, groups_per_round, [mask_frozensets(m) for m in history], np.stack(history)
+    )
 
 
-def _round_choices(candidate_rule: str, frontier: list[TreeNode], masks: np.ndarray, seq: np.ndarray,
-                   seq_tuples: dict[int, tuple], t: int,
-                   gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, dict[int, tuple]]:
+def _round_choices(
+    candidate_rule: str,
+    frontier: list[TreeNode],
+    masks: np.ndarray,
+    seq: np.ndarray,
+    seq_tuples: dict[int, tuple],
+    t: int,
+    gen: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, dict[int, tuple]]:
     """Every user's draw of the round under ``candidate_rule`` (candidates depend only on public state)."""
     if candidate_rule == "literal":
         branches = [tuple(a for a, _, _ in nd.constraints) for nd in frontier]
@@ -344,12 +388,14 @@ def _round_choices(candidate_rule: str, frontier: list[TreeNode], masks: np.ndar
     else:
         paths = [nd.path_attrs for nd in frontier]
         choice = choose_attributes(
-            masks, lambda i: candidates_covering(frozenset(attrs_of_mask(masks[i])), paths, t), gen)
+            masks, lambda i: candidates_covering(frozenset(attrs_of_mask(masks[i])), paths, t), gen
+        )
     return choice, seq, seq_tuples
 
 
-def _extend_sequences(seq: np.ndarray, tuples: dict[int, tuple], choice: np.ndarray,
-                      t: int) -> tuple[np.ndarray, dict[int, tuple]]:
+def _extend_sequences(
+    seq: np.ndarray, tuples: dict[int, tuple], choice: np.ndarray, t: int
+) -> tuple[np.ndarray, dict[int, tuple]]:
     """Append each user's draw (none when -1) to her sequence of draws; one id per distinct sequence."""
     key = seq * (t + 1) + (choice + 1)
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
