@@ -25,6 +25,8 @@ DOC = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`")
 REF = re.compile(r"\{(ref|prf:ref|numref)\}`(?:[^`<]*<)?([^`>]+)>?`")
 TARGET = re.compile(r"^\(([A-Za-z0-9_.:-]+)\)=\s*$", re.M)
 OPTION_LABEL = re.compile(r"^:label:\s*(\S+)\s*$", re.M)
+#: a figure named in a code cell's myst-nb metadata (``mystnb: figure: name: fig-...``)
+FIGURE_NAME = re.compile(r"^\s+name:\s*(fig-[A-Za-z0-9_.:-]+)\s*$", re.M)
 EXERCISE = re.compile(r"```\{exercise\}[^\n]*\n:label:\s*(\S+)")
 
 
@@ -36,7 +38,7 @@ def defined_labels() -> dict[str, Path]:
     labels: dict[str, Path] = {}
     for path in _sources():
         text = path.read_text(encoding="utf-8")
-        for label in TARGET.findall(text) + OPTION_LABEL.findall(text):
+        for label in TARGET.findall(text) + OPTION_LABEL.findall(text) + FIGURE_NAME.findall(text):
             labels.setdefault(label, path)
     return labels
 
