@@ -515,6 +515,45 @@ def _judge(
     return (REPRODUCED, "", criterion, check) if ok else (DIFFERS, why, criterion, check)
 
 
+def _claim_row(
+    claim: str,
+    paper: Any,
+    ours: Any,
+    rule: Rule | _NotReproducible | Callable[[Any, Any], bool],
+    reason_if_differs: str,
+    basis: str,
+    source: Source | str,
+    note: str,
+) -> dict[str, Any]:
+    """The validated and judged row of one claim (the arguments of :meth:`ClaimsTable.add`)."""
+    if not isinstance(claim, str) or not claim.strip():
+        raise ValueError("claim must be a non-empty string")
+    if basis not in BASES:
+        raise ValueError(f"basis must be one of {BASES}, got {basis!r}")
+    if not isinstance(source, (Source, str)):
+        raise TypeError(f"source must be printed(...), read_off(...) or a str, got {type(source).__name__}")
+    why = reason_if_differs.strip()
+    check = ""
+    if isinstance(rule, _NotReproducible):
+        verdict, shown, criterion = NOT_REPRODUCIBLE, rule.why, rule.description
+    elif callable(rule):
+        verdict, shown, criterion, check = _judge(claim, paper, ours, rule, why=why, basis=basis, source=source)
+    else:
+        raise TypeError(f"rule must be callable or not_reproducible(...), got {type(rule).__name__}")
+    return dict(
+        claim=claim.strip(),
+        paper=paper,
+        ours=ours,
+        verdict=verdict,
+        reason=shown,
+        criterion=str(criterion),
+        check=check,
+        basis=basis,
+        source=str(source),
+        note=note,
+    )
+
+
 class ClaimsTable:
     """The claims of one chapter and their computed verdicts.
 
@@ -588,35 +627,9 @@ class ClaimsTable:
             If the rule fails and no reason was given, the rule raises, the basis is
             unknown, or a tolerance is tighter than a read-off value's precision.
         """
-        if not isinstance(claim, str) or not claim.strip():
-            raise ValueError("claim must be a non-empty string")
-        if basis not in BASES:
-            raise ValueError(f"basis must be one of {BASES}, got {basis!r}")
-        if not isinstance(source, (Source, str)):
-            raise TypeError(f"source must be printed(...), read_off(...) or a str, got {type(source).__name__}")
-        why = reason_if_differs.strip()
-        check = ""
-        if isinstance(rule, _NotReproducible):
-            verdict, shown, criterion = NOT_REPRODUCIBLE, rule.why, rule.description
-        elif callable(rule):
-            verdict, shown, criterion, check = _judge(claim, paper, ours, rule, why=why, basis=basis, source=source)
-        else:
-            raise TypeError(f"rule must be callable or not_reproducible(...), got {type(rule).__name__}")
-        self._rows.append(
-            dict(
-                claim=claim.strip(),
-                paper=paper,
-                ours=ours,
-                verdict=verdict,
-                reason=shown,
-                criterion=str(criterion),
-                check=check,
-                basis=basis,
-                source=str(source),
-                note=note,
-            )
-        )
-        return verdict
+        row = _claim_row(claim, paper, ours, rule, reason_if_differs, basis, source, note)
+        self._rows.append(row)
+        return row["verdict"]
 
     # ------------------------------------------------------------------ views
     def frame(self) -> pd.DataFrame:

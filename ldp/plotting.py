@@ -460,11 +460,7 @@ def plot_theory_vs_sim(
         )
     if sim_mean is not None:
         _, sm = _xy(xa, sim_mean, "x", "sim_mean")
-        err = None
-        if sim_err is not None:
-            err = np.asarray(sim_err, dtype=float)
-            if err.shape not in ((xa.size,), (2, xa.size)):
-                raise ValueError(f"sim_err must have shape ({xa.size},) or (2, {xa.size}), got {err.shape}")
+        err = _check_sim_err(sim_err, xa.size)
         ax.errorbar(
             xa,
             sm,
@@ -476,3 +472,13 @@ def plot_theory_vs_sim(
             label=f"{stem} (simulation)",
         )
     return ax
+
+
+def _check_sim_err(sim_err: Any, n: int) -> np.ndarray | None:
+    """Error-bar half-widths as a float array of shape ``(n,)`` or ``(2, n)`` (None stays None)."""
+    if sim_err is None:
+        return None
+    err = np.asarray(sim_err, dtype=float)
+    if err.shape not in ((n,), (2, n)):
+        raise ValueError(f"sim_err must have shape ({n},) or (2, {n}), got {err.shape}")
+    return err

@@ -318,28 +318,27 @@ def sweep(
         first appearance); rows ordered by grid point (grid order), trial, and
         position within the result list.  Identical for every back end.
     """
+    keys, points, tasks, seed = _plan(func, grid, trials, seed)
+    backend, n_jobs, scheduler_address = _resolve_backend(backend, n_jobs, client, scheduler_address)
+    label = desc if desc is not None else getattr(func, "__name__", "sweep")
+    options = dict(progress=progress, label=label, n_jobs=n_jobs, client=client, scheduler_address=scheduler_address)
+    run = {"serial": _run_serial, "joblib": _run_joblib, "dask": _run_dask}[backend]
+    results = run(func, points, tasks, seed, **options)
+    return _tidy_frame(keys, points, results)
+
+
+def _plan(
+    func: Any, grid: Mapping[str, Sequence[Any]], trials: int, seed: int
+) -> tuple[list[str], list[dict[str, Any]], list[tuple[int, int]], int]:
+    """Validate a sweep's arguments; its grid keys, grid points, ``(point, trial)`` tasks and root seed."""
     if not callable(func):
         raise TypeError(f"func must be callable, got {type(func).__name__}")
     keys, values = _check_grid(grid)
     trials = check_int(trials, "trials", minimum=1)
     seed = check_int(seed, "seed", minimum=0)
-    backend, n_jobs, scheduler_address = _resolve_backend(backend, n_jobs, client, scheduler_address)
     points = [dict(zip(keys, combo)) for combo in itertools.product(*values)]
     tasks = [(pi, t) for pi in range(len(points)) for t in range(trials)]
-    label = desc if desc is not None else getattr(func, "__name__", "sweep")
-    run = {"serial": _run_serial, "joblib": _run_joblib, "dask": _run_dask}[backend]
-    results = run(
-        func,
-        points,
-        tasks,
-        seed,
-        progress=progress,
-        label=label,
-        n_jobs=n_jobs,
-        client=client,
-        scheduler_address=scheduler_address,
-    )
-    return _tidy_frame(keys, points, results)
+    return keys, points, tasks, seed
 
 
 def _resolve_backend(

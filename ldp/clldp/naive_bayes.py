@@ -120,24 +120,38 @@ def collect_clldp_joints(
     out = NBTables(joints=[], groups=groups)
     for c, m_c in enumerate(sizes):
         rows = np.flatnonzero(groups == c)
-        if mechanism == "basic":
-            mech = BasicSolution(eps, m_c, m_label)
-        else:
-            kc = resolve_k(k, eps, m_c * m_label, omega_fns[c])
-            mech = KHR(eps, omega_fns[c](kc), kc, m_c, m_label)
+        mech = _attribute_mechanism(mechanism, eps, m_c, m_label, k, omega_fns[c])
         out.mechanisms.append(mech)
         if rows.size == 0:
             out.joints.append(None)
             continue
-        x = mech.encode(X[rows, c], y[rows])
-        if keep_reports and mechanism == "khr":
-            reports = mech.perturb(x, gen)
+        counts, reports = _group_counts(
+            mech, mech.encode(X[rows, c], y[rows]), keep_reports and mechanism == "khr", gen
+        )
+        if reports is not None:
             out.reports[c] = (rows, reports)
-            counts = mech.support_counts(reports)
-        else:
-            counts = sample_support(mech, np.bincount(x, minlength=mech.m), gen)
         out.joints.append(mech.joint_from_counts(counts, rows.size))
     return out
+
+
+def _attribute_mechanism(
+    mechanism: str, eps: float, m_c: int, m_label: int, k: Any, omega_fn: Callable[[int], float]
+) -> BasicSolution | KHR:
+    """The basic solution, or kHR with ``k`` resolved on ``m = m^c m^l`` and the belief ``omega_fn(k)``."""
+    if mechanism == "basic":
+        return BasicSolution(eps, m_c, m_label)
+    kc = resolve_k(k, eps, m_c * m_label, omega_fn)
+    return KHR(eps, omega_fn(kc), kc, m_c, m_label)
+
+
+def _group_counts(
+    mech: BasicSolution | KHR, x: np.ndarray, keep_reports: bool, gen: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Support counts of one group's encoded values ``x``, and its per-user reports when they are kept (else None)."""
+    if keep_reports:
+        reports = mech.perturb(x, gen)
+        return mech.support_counts(reports), reports
+    return sample_support(mech, np.bincount(x, minlength=mech.m), gen), None
 
 
 def labeldp_joints(

@@ -192,20 +192,8 @@ def public_joint_error_trial(
     attr, label = a[rest], y[rest]
     n = attr.size
     truth = np.bincount(label_attribute_domain(m_a, m_l).encode(label, attr), minlength=m) / n
-    basic = BasicSolution(eps, m_a, m_l)
-    counts = basic.simulate_counts(np.bincount(basic.encode(attr, label), minlength=m), gen)
     common = dict(attribute=name, m=m, n=n)
-    rows = [
-        dict(
-            method="basic solution",
-            k=m,
-            omega=1.0,
-            omega_true=1.0,
-            err=float(np.linalg.norm(basic.estimate_counts(counts, n) - truth)),
-            theory=math.sqrt(basic.expected_sq_l2(n)),
-            **common,
-        )
-    ]
+    rows = [{**_basic_solution_row(attr, label, truth, eps, m_a, m_l, gen), **common}]
     done: dict = {}
     for method in JOINT_METHODS[1:]:
         k = _k_of(method, eps, w_of, m)
@@ -224,6 +212,19 @@ def public_joint_error_trial(
             )
         )
     return rows
+
+
+def _basic_solution_row(
+    attr: np.ndarray, label: np.ndarray, truth: np.ndarray, eps: float, m_a: int, m_l: int, gen: np.random.Generator
+) -> dict:
+    """The basic solution's row of :func:`public_joint_error_trial`: L2 error vs ``truth``, ``sqrt(E[err^2])``."""
+    m, n = m_a * m_l, attr.size
+    basic = BasicSolution(eps, m_a, m_l)
+    counts = basic.simulate_counts(np.bincount(basic.encode(attr, label), minlength=m), gen)
+    err = float(np.linalg.norm(basic.estimate_counts(counts, n) - truth))
+    return dict(
+        method="basic solution", k=m, omega=1.0, omega_true=1.0, err=err, theory=math.sqrt(basic.expected_sq_l2(n))
+    )
 
 
 def k_sweep_trial(dataset: str, ks: tuple, n: int, rng: Any, epsilon: float = FIG6_EPSILON) -> list[dict]:

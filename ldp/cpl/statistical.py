@@ -170,11 +170,7 @@ def perturb_infer(
     eps = check_epsilon(epsilon)
     r = _check_r(r)
     chunk = check_int(chunk, "chunk", minimum=1)
-    cols = (
-        list(range(arr.shape[1]))
-        if columns is None
-        else [check_int(c, "columns[i]", minimum=0, maximum=arr.shape[1] - 1) for c in columns]
-    )
+    cols = _check_columns(columns, arr.shape[1])
     factory = _mechanism_factory(mechanism)
     gen = as_generator(rng)
     N = arr.shape[0]
@@ -184,13 +180,24 @@ def perturb_infer(
         if sz[j] < 2:
             out[:, out_j] = 0
             continue
-        oracle = factory(eps, int(sz[j]))
-        col = arr[:, j].astype(np.int64)
-        for s in range(0, total, chunk):
-            e = min(total, s + chunk)
-            x = col[np.arange(s, e) % N]
-            out[s:e, out_j] = infer(oracle, oracle.perturb(x, gen), gen)
+        _perturb_infer_column(factory(eps, int(sz[j])), arr[:, j].astype(np.int64), out[:, out_j], chunk, gen)
     return out
+
+
+def _check_columns(columns: Sequence[int] | None, n: int) -> list[int]:
+    """The attribute indices to perturb: all ``n`` by default, else each checked to lie in ``[0, n - 1]``."""
+    if columns is None:
+        return list(range(n))
+    return [check_int(c, "columns[i]", minimum=0, maximum=n - 1) for c in columns]
+
+
+def _perturb_infer_column(oracle: Any, col: np.ndarray, out: np.ndarray, chunk: int, gen: np.random.Generator) -> None:
+    """Fill ``out`` (the ``N·r`` expanded rows of one attribute) with the inferred values, ``chunk`` rows at a time."""
+    N, total = col.size, out.shape[0]
+    for s in range(0, total, chunk):
+        e = min(total, s + chunk)
+        x = col[np.arange(s, e) % N]
+        out[s:e] = infer(oracle, oracle.perturb(x, gen), gen)
 
 
 # ----------------------------------------------------------------------------- stage 3

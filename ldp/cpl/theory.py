@@ -344,21 +344,26 @@ def cpl_alg2(
     tie = _check_tie(tie)
     if relaxation not in ("paper", "conservative"):
         raise ValueError(f"relaxation must be 'paper' or 'conservative', got {relaxation!r}")
+    out, pair = _alg2_bound(P, eps, delta, tie, relaxation)
+    return (out, pair) if return_pair else out
+
+
+def _alg2_bound(
+    P: np.ndarray, eps: float, delta: float, tie: str, relaxation: str
+) -> tuple[CPLPair, tuple[int, int] | None]:
+    """:func:`cpl_alg2` on checked arguments: the bound and its maximising pair (None when no pair leaks)."""
     m = P.shape[0]
     if m < 2:  # a constant attribute cannot leak (the authors' code returns a 3-tuple here)
-        out = CPLPair(0.0, 0.0)
-        return (out, None) if return_pair else out
+        return CPLPair(0.0, 0.0), None
     lam = math.expm1(eps)
     best, A_star = _alg2_all_pairs(P, lam, tie)
     flat = int(np.argmax(best))
     x, xp = divmod(flat, m)
     hmax = float(best[x, xp])
     if hmax <= 1.0:
-        out = CPLPair(0.0, 0.0)
-        return (out, None) if return_pair else out
+        return CPLPair(0.0, 0.0), None
     f = delta * float(A_star[x, xp]) if relaxation == "paper" else delta
-    out = CPLPair(float(min(math.log(hmax), eps)), float(f))
-    return (out, (x, xp)) if return_pair else out
+    return CPLPair(float(min(math.log(hmax), eps)), float(f)), (x, xp)
 
 
 # ----------------------------------------------------------------------------- closed forms

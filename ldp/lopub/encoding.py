@@ -90,6 +90,27 @@ def amplified_epsilon(epsilon: float, rate: float) -> float:
     return float(np.logaddexp(math.log1p(-rate), math.log(rate) + epsilon))
 
 
+def _filter_lengths(
+    domains: tuple[int, ...], names: tuple[str, ...], m: int, h: int, sizing: str, filters: Sequence[Any] | None
+) -> list[int]:
+    """Bits ``m_j`` of every attribute's filter (the explicit matrices' widths, or from ``m``, ``h`` and ``sizing``)."""
+    lengths = []
+    for j, v in enumerate(domains):
+        if filters is not None:
+            mj = int(np.shape(filters[j])[-1]) if np.ndim(filters[j]) == 2 else 0
+            if np.ndim(filters[j]) != 2 or np.shape(filters[j])[0] != v:
+                raise ValueError(f"filters[{j}] must have shape ({v}, m_j), got {np.shape(filters[j])}")
+        else:
+            mj = m if sizing == "fixed" else min(m, math.ceil(h * v / math.log(2)))
+        if mj < v:
+            raise ValueError(
+                f"attribute {names[j]!r} has {v} values but only m = {mj} bits: its "
+                "filters cannot be linearly independent; increase m"
+            )
+        lengths.append(mj)
+    return lengths
+
+
 class LoPubEncoder:
     """User-side transformation of LoPub for ``d`` categorical attributes.
 
@@ -145,20 +166,7 @@ class LoPubEncoder:
             raise ValueError(f"names has {len(self.names)} entries for {len(self.domains)} attributes")
         if filters is not None and len(filters) != len(self.domains):
             raise ValueError(f"filters has {len(filters)} matrices for {len(self.domains)} attributes")
-        lengths = []
-        for j, v in enumerate(self.domains):
-            if filters is not None:
-                mj = int(np.shape(filters[j])[-1]) if np.ndim(filters[j]) == 2 else 0
-                if np.ndim(filters[j]) != 2 or np.shape(filters[j])[0] != v:
-                    raise ValueError(f"filters[{j}] must have shape ({v}, m_j), got {np.shape(filters[j])}")
-            else:
-                mj = self.m if sizing == "fixed" else min(self.m, math.ceil(self.h * v / math.log(2)))
-            if mj < v:
-                raise ValueError(
-                    f"attribute {self.names[j]!r} has {v} values but only m = {mj} bits: its "
-                    "filters cannot be linearly independent; increase m"
-                )
-            lengths.append(mj)
+        lengths = _filter_lengths(self.domains, self.names, self.m, self.h, sizing, filters)
         if filters is not None:
             self.oracles = tuple(
                 BloomRAPPOR(f=self.f, d=v, m=mj, h=self.h, filters=filters[j])

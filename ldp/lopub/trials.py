@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,6 +44,7 @@ from .evaluation import average_classification_rate, train_test_split_rows
 from .joint import METHODS, estimate_joints
 from .paper import HASHES
 from .pipeline import lopub_release
+from .reports import LoPubReports
 
 
 def sample_rows(n: int, rate: float, seed: int) -> np.ndarray:
@@ -175,34 +176,52 @@ def release_trial(
         out.append({"method": "non-private", "n_train": train.n, "n_test": test.n, "failed": False, **scores(train)})
     for method in methods:
         rep = reports.uncached()
-        row = {"method": method, "n_train": train.n, "n_test": test.n}
-        try:
-            rel = lopub_release(
-                rep, train, phi, method, rng=gen, delta=delta, alpha=alpha, max_clique_cells=max_clique_cells
-            )
-        except ValueError as exc:
-            if "max_clique_cells" not in str(exc):
-                raise
-            out.append({**row, "failed": True, "reason": str(exc)})
-            continue
-        red = rel.reduction
-        row.update(identification_rates(red.graph, truth_graph))
-        row.update(
-            {
-                "failed": False,
-                "edges": int(red.graph.sum() // 2),
-                "true_edges": int(truth_graph.sum() // 2),
-                "cliques": len(red.tree.cliques),
-                "max_clique": max(len(c) for c in red.tree.cliques),
-                "seconds_reduction": red.seconds,
-                "seconds_synthesis": rel.seconds_synthesis,
-                "seconds": rel.seconds,
-                "fallback_rows": rel.synthesis.fallback_rows,
-            }
+        out.append(
+            _release_row(method, rep, train, test, phi, truth_graph, scores, gen, delta, alpha, max_clique_cells)
         )
-        row.update(scores(rel.table))
-        out.append(row)
     return out
+
+
+def _release_row(
+    method: str,
+    rep: LoPubReports,
+    train: CodedTable,
+    test: CodedTable,
+    phi: float,
+    truth_graph: np.ndarray,
+    scores: Callable[[CodedTable], dict],
+    gen: np.random.Generator,
+    delta: float,
+    alpha: float,
+    max_clique_cells: int,
+) -> dict:
+    """One method's row of :func:`release_trial` (``failed=True`` with the reason when a clique is too large)."""
+    row = {"method": method, "n_train": train.n, "n_test": test.n}
+    try:
+        rel = lopub_release(
+            rep, train, phi, method, rng=gen, delta=delta, alpha=alpha, max_clique_cells=max_clique_cells
+        )
+    except ValueError as exc:
+        if "max_clique_cells" not in str(exc):
+            raise
+        return {**row, "failed": True, "reason": str(exc)}
+    red = rel.reduction
+    row.update(identification_rates(red.graph, truth_graph))
+    row.update(
+        {
+            "failed": False,
+            "edges": int(red.graph.sum() // 2),
+            "true_edges": int(truth_graph.sum() // 2),
+            "cliques": len(red.tree.cliques),
+            "max_clique": max(len(c) for c in red.tree.cliques),
+            "seconds_reduction": red.seconds,
+            "seconds_synthesis": rel.seconds_synthesis,
+            "seconds": rel.seconds,
+            "fallback_rows": rel.synthesis.fallback_rows,
+        }
+    )
+    row.update(scores(rel.table))
+    return row
 
 
 def _train_test(

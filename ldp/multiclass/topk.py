@@ -389,18 +389,13 @@ def pts_topk(
     gen = as_generator(rng)
     perm = gen.permutation(lab.size)
     info: dict[str, Any] = {}
-    start_cands, class_levels = None, pem_levels(d, k, m_ext)
+    start_cands, start_len, class_levels = None, 0, pem_levels(d, k, m_ext)
     if use_global:
-        a = check_probability(a, "a", open_low=True, open_high=True)
-        n_s = int(round(a * lab.size))
-        sample, perm = perm[:n_s], perm[n_s:]
-        g_levels = pem_levels(d, c * k, m_ext)
-        h = len(g_levels) // 2
-        if h >= 1:
-            g_stage = _Stage(eps, invalid, sampler, gen)
-            start_cands = _pem_stage(itm, np.ones(lab.size, bool), _split(sample, h), g_levels[:h], d, c * k, g_stage)
-            class_levels = g_levels[h:]
-            info["global_levels"] = g_levels[:h]
+        perm, start_cands, g_levels, rest_levels = _pts_global_pem(
+            itm, perm, a, c, d, k, m_ext, (eps, invalid, sampler, gen)
+        )
+        if start_cands is not None:
+            info["global_levels"], class_levels, start_len = g_levels, rest_levels, g_levels[-1]
     rep = GRR(e1, c).perturb(lab[perm], gen)
     stage = _Stage(e2, invalid, sampler, gen)
     out = np.empty((c, k), dtype=np.int64)
@@ -410,31 +405,32 @@ def pts_topk(
     for C in range(c):
         users = perm[rep == C]
         if shuffling:
-            groups = _split(users, it)
-            kept = np.arange(d, dtype=np.int64)
-            every = lambda r, g: np.ones(g.size, bool)  # noqa: E731
-            if it > 1:
-                kept = _shuffle_stage(itm, every, groups[:-1], kept, [(4 * k, 2 * k)] * (it - 1), d, stage)
-            kept = _shuffle_stage(itm, every, groups[-1:], kept, [(max(1, kept.size), k)], d, stage)
+            out[C] = _pts_class_stage(itm, users, np.arange(d, dtype=np.int64), it, k, d, stage, None)
         else:
-            valid = np.ones(lab.size, dtype=bool)
-            if start_cands is not None:
-                kept = _pem_stage(
-                    itm,
-                    valid,
-                    _split(users, len(class_levels)),
-                    class_levels,
-                    d,
-                    k,
-                    stage,
-                    start_cands,
-                    info["global_levels"][-1],
-                )
-            else:
-                kept = _pem_stage(itm, valid, _split(users, len(class_levels)), class_levels, d, k, stage)
-        out[C] = _pad(kept, k)
+            groups = _split(users, len(class_levels))
+            kept = _pem_stage(itm, np.ones(lab.size, bool), groups, class_levels, d, k, stage, start_cands, start_len)
+            out[C] = _pad(kept, k)
     rounds = info.get("IT", len(class_levels) + len(info.get("global_levels", [])))
     return TopKResult(out, rounds, info)
+
+
+def _pts_global_pem(
+    itm: np.ndarray, perm: np.ndarray, a: float, c: int, d: int, k: int, m_ext: int, stage_args: tuple
+) -> tuple[np.ndarray, np.ndarray | None, list[int], list[int]]:
+    """PTS+Global: the first fraction ``a`` of ``perm`` runs the first half of the PEM levels for ``K = c·k``.
+
+    Returns the other users, the suffixes found (None when the levels have no first half), the levels run and the
+    levels left for the classes.  The stage (``_Stage(*stage_args)``) is built only when there is a level to run.
+    """
+    a = check_probability(a, "a", open_low=True, open_high=True)
+    n_s = int(round(a * perm.size))
+    sample, rest = perm[:n_s], perm[n_s:]
+    g_levels = pem_levels(d, c * k, m_ext)
+    h = len(g_levels) // 2
+    if h < 1:
+        return rest, None, [], []
+    cands = _pem_stage(itm, np.ones(perm.size, bool), _split(sample, h), g_levels[:h], d, c * k, _Stage(*stage_args))
+    return rest, cands, g_levels[:h], g_levels[h:]
 
 
 def _pad(kept: np.ndarray, k: int) -> np.ndarray:
@@ -482,10 +478,7 @@ def pts_optimised_topk(
     """
     lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
     e1, e2 = split_budget(eps, epsilon1, epsilon2)
-    if b is not None and not (np.isfinite(b) and b > 0):
-        raise ValueError(f"b must be a finite number > 0 or None, got {b!r}")
-    if not (np.isfinite(dprime_factor) and dprime_factor > 0):
-        raise ValueError(f"dprime_factor must be finite and > 0, got {dprime_factor!r}")
+    _check_cp_test(b, dprime_factor)
     gen = as_generator(rng)
     stage = _Stage(e2, "vp", sampler, gen)
     grr = GRR(e1, c)
@@ -501,6 +494,42 @@ def pts_optimised_topk(
     if it_f > 0:
         cands, perm, n_hat_s = _pts_global_stage(itm, rep, perm, grr, a, it_f, c, d, k, stage)
         info["global_candidates"] = int(cands.size)
+    cp_limit = _cp_limits(c, use_cp, b, dprime_factor, n_hat_s)
+    out, info["cp_used"] = _pts_class_stages(itm, rep, perm, flipped, cands, cp_limit, it_r, k, d, stage)
+    return TopKResult(out, it, info)
+
+
+def _check_cp_test(b: float | None, dprime_factor: float) -> None:
+    """Validate the b-test's ``b`` (finite > 0 or None) and ``dprime_factor`` (finite > 0)."""
+    if b is not None and not (np.isfinite(b) and b > 0):
+        raise ValueError(f"b must be a finite number > 0 or None, got {b!r}")
+    if not (np.isfinite(dprime_factor) and dprime_factor > 0):
+        raise ValueError(f"dprime_factor must be finite and > 0, got {dprime_factor!r}")
+
+
+def _cp_limits(c: int, use_cp: bool, b: float | None, dprime_factor: float, n_hat_s: np.ndarray | None) -> np.ndarray:
+    """Per class, the largest ``|R_C|`` that uses CP: ``b · D'_C`` (the b-test), +inf (always CP) or -inf (never)."""
+    if not use_cp:
+        return np.full(c, -np.inf)
+    if b is None or n_hat_s is None:
+        return np.full(c, np.inf)
+    return b * dprime_factor * n_hat_s
+
+
+def _pts_class_stages(
+    itm: np.ndarray,
+    rep: np.ndarray,
+    perm: np.ndarray,
+    flipped: np.ndarray,
+    cands: np.ndarray,
+    cp_limit: np.ndarray,
+    it_r: int,
+    k: int,
+    d: int,
+    stage: _Stage,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 2 for every class ``C`` with the users of ``perm`` who reported ``C``; the c x k table and CP flags."""
+    c = cp_limit.size
     rep_rest = rep[perm]
     order = np.argsort(rep_rest, kind="stable")
     bounds = np.concatenate([[0], np.cumsum(np.bincount(rep_rest, minlength=c))])
@@ -508,11 +537,9 @@ def pts_optimised_topk(
     cp_used = np.zeros(c, dtype=bool)
     for C in range(c):
         users = perm[order[bounds[C] : bounds[C + 1]]]
-        if use_cp:
-            cp_used[C] = b is None or n_hat_s is None or not (users.size > b * dprime_factor * n_hat_s[C])
+        cp_used[C] = not (users.size > cp_limit[C])
         out[C] = _pts_class_stage(itm, users, cands, it_r, k, d, stage, flipped if cp_used[C] else None)
-    info["cp_used"] = cp_used
-    return TopKResult(out, it, info)
+    return out, cp_used
 
 
 def _all_valid(r: int, g: np.ndarray) -> np.ndarray:

@@ -54,27 +54,7 @@ def error_panel(
         Which simulated column to draw (``"ed"`` or ``"euclid"``).
     """
     for name in mechanisms:
-        st = style_for(name)
-        th = theory[theory["mechanism"] == name].sort_values("epsilon")
-        ax.plot(
-            th["epsilon"],
-            th["expected"],
-            color=st["color"],
-            linestyle=st["linestyle"],
-            marker="",
-            linewidth=1.3,
-            alpha=0.9,
-        )
-        sm = sim[(sim["mechanism"] == name) & np.isfinite(sim[f"{value}_mean"])].sort_values("epsilon")
-        ax.errorbar(
-            sm["epsilon"],
-            sm[f"{value}_mean"],
-            yerr=2 * sm[f"{value}_se"].fillna(0),
-            color=st["color"],
-            marker=st["marker"],
-            linestyle="none",
-            label=name,
-        )
+        _draw_mechanism(ax, name, sim, theory, value)
     if sx is not None and sy is not None and sx * sy > 0:
         left, right = ax.get_xlim()
         ax.axvspan(left, jurr_min_epsilon(sx, sy), color="#999999", alpha=0.15, lw=0, label="JuRR undefined")
@@ -87,6 +67,31 @@ def error_panel(
     if legend:
         ax.legend(loc="upper right")
     return ax
+
+
+def _draw_mechanism(ax: Any, name: str, sim: pd.DataFrame, theory: pd.DataFrame, value: str) -> None:
+    """One mechanism of :func:`error_panel`: its exact-expectation line and its simulation markers (±2 SE)."""
+    st = style_for(name)
+    th = theory[theory["mechanism"] == name].sort_values("epsilon")
+    ax.plot(
+        th["epsilon"],
+        th["expected"],
+        color=st["color"],
+        linestyle=st["linestyle"],
+        marker="",
+        linewidth=1.3,
+        alpha=0.9,
+    )
+    sm = sim[(sim["mechanism"] == name) & np.isfinite(sim[f"{value}_mean"])].sort_values("epsilon")
+    ax.errorbar(
+        sm["epsilon"],
+        sm[f"{value}_mean"],
+        yerr=2 * sm[f"{value}_se"].fillna(0),
+        color=st["color"],
+        marker=st["marker"],
+        linestyle="none",
+        label=name,
+    )
 
 
 def error_grid(

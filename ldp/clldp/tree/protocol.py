@@ -350,18 +350,8 @@ def clldp_tree(
             break
         rounds = r
         choice, seq, seq_tuples = _round_choices(candidate_rule, frontier, masks, seq, seq_tuples, t, gen)
-        movers, new_masks = extend_combinations(masks, choice)
-        if movers.size:
-            w_new = ledger.omega_prev[movers].copy() if not basic else np.ones(movers.size)
-            if not basic and omega_update == "previous_estimate":
-                w_new = previous_estimate_beliefs(pool, masks[movers], rep.k_user[movers], w_new, m_label)
-            n_g, reported = rep.round(r, movers, new_masks, w_new)
-            groups_per_round.append(n_g)
-            took = np.isin(movers, reported, assume_unique=True)
-            masks = masks.copy()
-            masks[movers[took]] = new_masks[took]
-        else:
-            groups_per_round.append(0)
+        masks, n_g = _extension_round(r, masks, choice, rep, omega_update)
+        groups_per_round.append(n_g)
         history.append(masks)
         frontier = grow_frontier(pool, frontier, t, dep, fallback)
     for nd in frontier:  # only reachable when rounds stop early
@@ -369,6 +359,23 @@ def clldp_tree(
     return CLLDPTreeResult(
         root, ledger, rep.k_user, rounds, groups_per_round, [mask_frozensets(m) for m in history], np.stack(history)
     )
+
+
+def _extension_round(
+    r: int, masks: np.ndarray, choice: np.ndarray, rep: _Reports, omega_update: str
+) -> tuple[np.ndarray, int]:
+    """Round ``r``: users whose draw extends their combination report it; the new masks and the number of groups."""
+    movers, new_masks = extend_combinations(masks, choice)
+    if not movers.size:
+        return masks, 0
+    w_new = rep.ledger.omega_prev[movers].copy() if not rep.basic else np.ones(movers.size)
+    if not rep.basic and omega_update == "previous_estimate":
+        w_new = previous_estimate_beliefs(rep.pool, masks[movers], rep.k_user[movers], w_new, rep.m_label)
+    n_g, reported = rep.round(r, movers, new_masks, w_new)
+    took = np.isin(movers, reported, assume_unique=True)
+    masks = masks.copy()
+    masks[movers[took]] = new_masks[took]
+    return masks, n_g
 
 
 def _round_choices(
