@@ -395,7 +395,7 @@ def nb_leakage_trial(dataset: str, epsilon: float, rng: Any, max_rows: int | Non
 
 
 def summarise_trials(frame: pd.DataFrame, by: list[str], values: list[str]) -> pd.DataFrame:
-    """Mean and standard error per group (:func:`ldp.experiments.summarise`); one trial gets a standard error of 0."""
+    """Mean and standard error per group (:func:`ldp.sweep.summarise`); one trial gets a standard error of 0."""
     out = summarise(frame, by=by, values=values)
     return out.fillna({c: 0.0 for c in out.columns if c.endswith(("_se", "_std"))})
 
