@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import as_generator, check_int
+from ..data.registry import ADULT_COLUMNS
 
 __all__ = [
     "APPK_JOINT",
@@ -73,21 +74,8 @@ def sample_joint(joint: Any, n: int, rng: Any = None) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- real data
-ADULT_SCHEME_A = (
-    "age",
-    "workclass",
-    "education",
-    "marital_status",
-    "occupation",
-    "relationship",
-    "race",
-    "sex",
-    "capital_gain",
-    "capital_loss",
-    "hours_per_week",
-    "native_country",
-    "income",
-)
+#: Adult's attributes in scheme A: all but the sampling weight and the numeric copy of education
+ADULT_SCHEME_A = tuple(c for c in ADULT_COLUMNS if c not in ("fnlwgt", "education_num"))
 
 
 def adult_scheme_a(frame: pd.DataFrame) -> pd.DataFrame:

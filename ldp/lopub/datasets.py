@@ -34,25 +34,11 @@ import numpy as np
 import pandas as pd
 
 from .._checks import as_generator, check_int
+from ..data.registry import ADULT_COLUMNS
 from ..tables import CodedTable, equal_width_codes, interval_labels
 
-ADULT_ATTRIBUTES = (
-    "age",
-    "workclass",
-    "fnlwgt",
-    "education",
-    "education_num",
-    "marital_status",
-    "occupation",
-    "relationship",
-    "race",
-    "sex",
-    "capital_gain",
-    "capital_loss",
-    "hours_per_week",
-    "native_country",
-    "income",
-)
+#: the 15 Adult attributes in the file's order (the loader's canonical columns)
+ADULT_ATTRIBUTES = ADULT_COLUMNS
 #: 0-based indices of the SVM targets of Sec. 6.3 (sex and income; the paper prints "marital", E14)
 ADULT_SVM_TARGETS = (9, 14)
 RETAIL_RECORDS = 27_522
