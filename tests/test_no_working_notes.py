@@ -78,9 +78,6 @@ def test_package_and_pages_cite_no_working_notes(where):
     assert not found, f"{len(found)} mentions of working notes:\n" + "\n".join(found)
 
 
-# The notebooks' own mentions are replaced by the chapters' authors when they re-audit their claims; until then
-# this check reports them without failing the suite (strict=False: it passes as soon as they are gone).
-@pytest.mark.xfail(strict=False, reason="notebook mentions are being replaced chapter by chapter")
 def test_notebooks_cite_no_working_notes():
     found = offences(REPO / "notebooks")
     assert not found, f"{len(found)} mentions of working notes:\n" + "\n".join(found)
