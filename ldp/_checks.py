@@ -27,6 +27,13 @@ def check_epsilon(epsilon: Any, name: str = "epsilon", *, allow_zero: bool = Fal
     return value
 
 
+def check_choice(value: Any, options: Any, name: str) -> Any:
+    """``value`` if it is one of ``options``; otherwise a ValueError naming ``name``, the options and the value."""
+    if value not in options:
+        raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
+    return value
+
+
 def check_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as a Python int after checking its type and range."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_code_matrix, check_joint_distribution, check_probability
+from .._checks import check_choice, check_code_matrix, check_joint_distribution, check_probability
 
 
 def _joint2(table: Any, name: str = "joint") -> np.ndarray:
@@ -104,9 +104,7 @@ EDGE_RULES = (">=", ">")
 
 def check_edge_rule(edge_rule: str) -> str:
     """``">="`` (Algorithm 4, line 10) or ``">"`` (the prose, and the authors' code)."""
-    if edge_rule not in EDGE_RULES:
-        raise ValueError(f"edge_rule must be one of {EDGE_RULES}, got {edge_rule!r}")
-    return edge_rule
+    return check_choice(edge_rule, EDGE_RULES, "edge_rule")
 
 
 def dependency_graph(

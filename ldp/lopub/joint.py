@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import check_choice
 from .em import em_joint
 from .hybrid import lasso_em_joint
 from .lasso import lasso_joint
@@ -40,9 +41,7 @@ class JointEstimate:
 
 
 def check_method(method: Any) -> str:
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    return method
+    return check_choice(method, METHODS, "method")
 
 
 def estimate_joint(
