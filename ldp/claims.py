@@ -650,7 +650,7 @@ class ClaimsTable:
         return [r["claim"] for r in self._rows if not r["source"] and r["paper"] is not None]
 
     #: relative widths of the displayed columns (normalised over the columns shown)
-    _SHOW_WIDTHS = {"claim": 34, "paper": 9, "ours": 9, "verdict": 10, "rule": 19, "basis": 8, "source": 11, "note": 10}
+    _SHOW_WIDTHS = {"claim": 32, "paper": 9, "ours": 9, "verdict": 12, "rule": 19, "basis": 9, "source": 11, "note": 10}
 
     def show(self) -> Any:
         """A styled DataFrame for display, readable at page width.
@@ -669,8 +669,12 @@ class ClaimsTable:
                 return "—"
             if isinstance(v, (float, np.floating)):
                 return f"{v:.4g}"
+            if isinstance(v, (list, tuple)) and v and all(isinstance(x, (int, float, np.number)) for x in v):
+                v = np.asarray(v, dtype=float)
+            if isinstance(v, np.ndarray) and v.dtype.kind in "fiu":
+                return np.array2string(v, threshold=8, separator=", ", formatter={"all": lambda x: f"{x:.4g}"})
             if isinstance(v, np.ndarray):
-                return np.array2string(v, precision=3, threshold=8)
+                return np.array2string(v, threshold=8)
             return str(v)
 
         def beneath(main: Any, extra: Any) -> str:
@@ -700,7 +704,9 @@ class ClaimsTable:
         styler = shown.style.format(escape=None)
         styler = styler.map(lambda v: f"background-color: {colours.get(v, '')}", subset=["verdict"])
         styler = styler.set_table_styles(styles).set_table_attributes('class="dataframe ldp-claims"')
-        return styler.set_properties(**{"text-align": "left", "white-space": "normal", "vertical-align": "top"})
+        styler = styler.set_properties(**{"text-align": "left", "white-space": "normal", "vertical-align": "top"})
+        # one-word columns never break inside a word ("reprod-uced")
+        return styler.set_properties(subset=["verdict", "basis"], **{"overflow-wrap": "normal", "word-break": "normal"})
 
     # ------------------------------------------------------------------ publication
     def glue(self) -> None:
