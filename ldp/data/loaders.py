@@ -360,19 +360,26 @@ def _parse_retail(content: bytes, dataset: Dataset, part: Part, where: str) -> p
     return pd.DataFrame({"basket": baskets})
 
 
+def _named_table(
+    content: bytes,
+    dataset: Dataset,
+    where: str,
+    delimiters: str,
+    aliases: dict[str, str] | None = None,
+    layouts: list[tuple[str, ...]] | None = None,
+    optional: tuple[str, ...] = (),
+) -> pd.DataFrame:
+    """Decode, split and name the columns of a delimited file (the common first step of the CSV parsers)."""
+    raw = _split_csv(_text(content, dataset, where), delimiters, dataset, where)
+    return _columns(raw, dataset, where, aliases or {}, layouts or [dataset.columns], optional)
+
+
 _STAB_WORDS = ("stable", "unstable")
 
 
 def _parse_smartgrid(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
     cols = dataset.columns
-    raw = _columns(
-        _split_csv(_text(content, dataset, where), ",;", dataset, where),
-        dataset,
-        where,
-        {},
-        [cols, cols[:-1]],
-        optional=("stabf",),
-    )
+    raw = _named_table(content, dataset, where, ",;", layouts=[cols, cols[:-1]], optional=("stabf",))
     out = {c: np.round(_floats(raw[c], dataset, where), 9) for c in cols[:-1]}
     derived = np.where(out["stab"] > 0, "unstable", "stable").astype(object)
     if "stabf" in raw.columns:
@@ -390,13 +397,7 @@ def _parse_smartgrid(content: bytes, dataset: Dataset, part: Part, where: str) -
 
 def _parse_nursery(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
     cols = dataset.columns
-    raw = _columns(
-        _split_csv(_text(content, dataset, where), ",", dataset, where),
-        dataset,
-        where,
-        {"class": "classification"},
-        [cols],
-    )
+    raw = _named_table(content, dataset, where, ",", {"class": "classification"})
     classes = ("not_recom", "recommend", "very_recom", "priority", "spec_prior")
     out = {c: _words(raw[c], dataset, where, allowed=NURSERY_VALUES.get(c, classes)) for c in cols}
     return pd.DataFrame(out)
@@ -407,12 +408,8 @@ _STUDENT_WORDS = ("gender", "race/ethnicity", "parental level of education", "lu
 
 def _parse_students(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
     cols = dataset.columns
-    raw = _columns(
-        _split_csv(_text(content, dataset, where), ",", dataset, where),
-        dataset,
-        where,
-        {"math": "math score", "reading": "reading score", "writing": "writing score"},
-        [cols],
+    raw = _named_table(
+        content, dataset, where, ",", {"math": "math score", "reading": "reading score", "writing": "writing score"}
     )
     out = {c: (_words(raw[c], dataset, where) if c in _STUDENT_WORDS else _ints(raw[c], dataset, where)) for c in cols}
     return pd.DataFrame(out)
@@ -420,13 +417,7 @@ def _parse_students(content: bytes, dataset: Dataset, part: Part, where: str) ->
 
 def _parse_cardio(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
     cols = dataset.columns
-    raw = _columns(
-        _split_csv(_text(content, dataset, where), ";,", dataset, where),
-        dataset,
-        where,
-        {"sbp": "ap_hi", "dbp": "ap_lo"},
-        [cols],
-    )
+    raw = _named_table(content, dataset, where, ";,", {"sbp": "ap_hi", "dbp": "ap_lo"})
     out = {c: (_floats(raw[c], dataset, where) if c == "weight" else _ints(raw[c], dataset, where)) for c in cols}
     return pd.DataFrame(out)
 
@@ -446,7 +437,7 @@ DIABETES_SMOKING = {w: w for w in ("No Info", "not current", "never", "former", 
 
 def _parse_diabetes(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
     cols = dataset.columns
-    raw = _columns(_split_csv(_text(content, dataset, where), ",", dataset, where), dataset, where, {}, [cols])
+    raw = _named_table(content, dataset, where, ",")
     out = {}
     for c in cols:
         if c == "gender":
