@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -143,20 +143,10 @@ APPROACHES: tuple[Approach, ...] = (
 
 def approaches_frame() -> pd.DataFrame:
     """The approaches as a table (one row per chapter), for display."""
-    rows = [
-        dict(
-            chapter=a.chapter,
-            approach=a.key,
-            protects=a.protects,
-            adversary=a.adversary,
-            correlation=a.correlation,
-            budget=a.budget,
-            needs=a.data_needed,
-            mechanisms=", ".join(a.mechanisms),
-        )
-        for a in APPROACHES
-    ]
-    return pd.DataFrame(rows).set_index("chapter")
+    frame = pd.DataFrame([asdict(a) for a in APPROACHES]).rename(columns={"key": "approach", "data_needed": "needs"})
+    frame["mechanisms"] = frame["mechanisms"].map(", ".join)
+    columns = ["approach", "protects", "adversary", "correlation", "budget", "needs", "mechanisms"]
+    return frame.set_index("chapter")[columns]
 
 
 # ---------------------------------------------------------------------------- the common task

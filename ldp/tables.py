@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -240,29 +240,17 @@ class CodedTable:
         return ProductDomain([self.sizes[c] for c in cols], [self.names[c] for c in cols])
 
     # ------------------------------------------------------------------ new tables
-    def _replace(self, **changes: Any) -> CodedTable:
-        fields = dict(
-            codes=self.codes,
-            names=self.names,
-            categories=self.categories,
-            y=self.y,
-            classes=self.classes,
-            source=self.source,
-            real=self.real,
-        )
-        fields.update(changes)
-        return CodedTable(**fields)
-
     def with_codes(self, codes: Any) -> CodedTable:
         """A table with the same attribute schema and new codes (e.g. a synthetic release), without labels."""
-        return self._replace(codes=np.asarray(codes), y=None, classes=())
+        return replace(self, codes=np.asarray(codes), y=None, classes=())
 
     def select(self, columns: Sequence[int]) -> CodedTable:
         """The table restricted to the attributes ``columns`` (in that order)."""
         cols = [int(c) for c in columns]
         if not cols or len(set(cols)) != len(cols) or min(cols) < 0 or max(cols) >= self.d:
             raise ValueError(f"columns must be distinct indices in {{0, ..., {self.d - 1}}}, got {cols}")
-        return self._replace(
+        return replace(
+            self,
             codes=self.codes[:, cols],
             names=tuple(self.names[c] for c in cols),
             categories=tuple(self.categories[c] for c in cols),
@@ -271,7 +259,7 @@ class CodedTable:
     def take(self, rows: Any) -> CodedTable:
         """Rows ``rows`` (indices or a boolean mask) of the table, labels included."""
         idx = np.asarray(rows)
-        return self._replace(codes=self.codes[idx], y=None if self.y is None else self.y[idx])
+        return replace(self, codes=self.codes[idx], y=None if self.y is None else self.y[idx])
 
     def subsample(self, n: int, rng: Any = None) -> CodedTable:
         """A uniformly random subset of ``min(n, self.n)`` rows, in file order (same domains)."""
@@ -279,7 +267,7 @@ class CodedTable:
         if n >= self.n:
             return self
         idx = np.sort(as_generator(rng).choice(self.n, size=n, replace=False))
-        return self.take(idx)._replace(source=self.source + f" (random subsample of {n:,} rows)")
+        return replace(self.take(idx), source=self.source + f" (random subsample of {n:,} rows)")
 
     # ------------------------------------------------------------------ DataFrames
     @classmethod

@@ -19,22 +19,19 @@ Modules (one idea each):
 ``paper``      the numbers the paper prints, each with its place in the paper
 """
 
+from . import model
 from .baselines import TDRR, JointGRR, TDRRUnbiased
 from .cprr import CPRR
 from .joint import JointMechanism
 from .jurr import JuRR, JuRRParameters, jurr_is_defined, jurr_min_epsilon, jurr_parameters
 from .mechanism import ChannelMechanism
 from .metrics import ed, euclidean, expected_ed, expected_euclidean, mse_cells, mse_eq60
-from .model import REGIONS, SensitiveDomain, ULDPCheck, ULDPModel2D, check_uldp, check_uldp_2d
+from .model import *  # noqa: F403 (the names of model.__all__, re-exported below)
 from .urr import URR
 
+# the model's public names are listed once, in ldp.uldp.model.__all__
 __all__ = [
-    "REGIONS",
-    "SensitiveDomain",
-    "ULDPModel2D",
-    "ULDPCheck",
-    "check_uldp",
-    "check_uldp_2d",
+    *model.__all__,
     "ChannelMechanism",
     "JointMechanism",
     "URR",
