@@ -25,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._checks import as_generator, check_epsilon, check_int
 from .belief import belief_functions, estimate_conditionals, true_conditionals
+from .paper import OMEGA_SAMPLE_FRACTION
 
 __all__ = ["MECHANISMS", "CLLDPClassifierBase"]
 
@@ -35,17 +36,21 @@ _K_NAMES = ("one", "floor", "ceil", "eq8", "floor_ceil", "oracle")
 
 
 class CLLDPClassifierBase(ClassifierMixin, BaseEstimator):
-    """Base class; see :class:`ldp.clldp.CLLDPNaiveBayes` and :class:`ldp.clldp.CLLDPDecisionTree`."""
+    """Base class; see :class:`ldp.clldp.CLLDPNaiveBayes` and :class:`ldp.clldp.CLLDPDecisionTree`.
+
+    Its ``__init__`` is the Naive Bayes classifier's (which adds no parameter); the tree repeats these parameters
+    in its own signature because scikit-learn reads an estimator's parameters from its class's ``__init__``.
+    """
 
     def __init__(
         self,
-        epsilon: float,
-        mechanism: str,
-        k: Any,
-        omega: Any,
-        omega_fraction: float,
-        n_categories: Sequence[int] | None,
-        random_state: Any,
+        epsilon: float = 1.0,
+        mechanism: str = "khr",
+        k: Any = "eq8",
+        omega: Any = "sample",
+        omega_fraction: float = OMEGA_SAMPLE_FRACTION,
+        n_categories: Sequence[int] | None = None,
+        random_state: Any = None,
     ) -> None:
         # the parameters both classifiers take; stored unchecked, as scikit-learn asks (see _check_params)
         self.epsilon = epsilon

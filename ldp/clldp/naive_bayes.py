@@ -36,7 +36,6 @@ from .estimator_base import CLLDPClassifierBase
 from .kchoice import resolve_k
 from .khr import KHR
 from .omega import conditional_from_joint
-from .paper import OMEGA_SAMPLE_FRACTION
 
 __all__ = [
     "NBTables",
@@ -240,18 +239,6 @@ class CLLDPNaiveBayes(CLLDPClassifierBase):
     n_reporters_ : int
         Users who trained the model (the ω-sample excluded).
     """
-
-    def __init__(
-        self,
-        epsilon: float = 1.0,
-        mechanism: str = "khr",
-        k: Any = "eq8",
-        omega: Any = "sample",
-        omega_fraction: float = OMEGA_SAMPLE_FRACTION,
-        n_categories: Sequence[int] | None = None,
-        random_state: Any = None,
-    ) -> None:
-        super().__init__(epsilon, mechanism, k, omega, omega_fraction, n_categories, random_state)
 
     def fit(self, X: Any, y: Any, keep_reports: bool = False) -> CLLDPNaiveBayes:
         """Simulate every training user's report and fit the collector's model."""
