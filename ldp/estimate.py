@@ -56,7 +56,9 @@ it is the maximiser.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -236,6 +238,25 @@ def _run_em(step, pi: np.ndarray, max_iter: int, tol: float) -> tuple[np.ndarray
     return pi, it, converged
 
 
+def _em_result(
+    pi: np.ndarray,
+    it: int,
+    converged: bool,
+    method: str,
+    max_iter: int,
+    tol: float,
+    return_info: bool,
+    objective: Callable[[], float],
+    kind: str = "likelihood",
+) -> np.ndarray | tuple[np.ndarray, IBUInfo]:
+    """The end of every EM estimator here: warn when it stopped at ``max_iter``, return ``pi`` (and its
+    :class:`IBUInfo` when ``return_info``; ``objective`` is evaluated only then)."""
+    warn_not_converged(converged, method, max_iter, tol)
+    if not return_info:
+        return pi
+    return pi, IBUInfo(it, converged, float(objective()), kind)
+
+
 def _ibu_step(pi: np.ndarray, Pu: np.ndarray, frac: np.ndarray) -> np.ndarray:
     """One IBU iteration on the channel columns ``Pu`` of the observed outputs, with output frequencies ``frac``."""
     new = pi * (Pu @ (frac / (pi @ Pu)))
@@ -296,11 +317,7 @@ def ibu(
         raise ValueError("output_counts has reports of an output that no input with positive init can produce")
 
     pi, it, conv = _run_em(lambda x: _ibu_step(x, Pu, frac), pi, max_iter, tol)
-    warn_not_converged(conv, "ibu", max_iter, tol)
-    if not return_info:
-        return pi
-    ll = float(np.sum(counts[used] * np.log(pi @ Pu)))
-    return pi, IBUInfo(it, conv, ll, "likelihood")
+    return _em_result(pi, it, conv, "ibu", max_iter, tol, return_info, lambda: np.sum(counts[used] * np.log(pi @ Pu)))
 
 
 def _pq(p: Any, q: Any) -> tuple[float, float]:
@@ -358,11 +375,9 @@ def ibu_grr(
         raise ValueError("counts has reports of a value that no input with positive init can produce")
 
     pi, it, conv = _ibu_grr_loop(pi, frac, used, a, q, max_iter, tol)
-    warn_not_converged(conv, "ibu_grr", max_iter, tol)
-    if not return_info:
-        return pi
-    ll = float(np.sum(c[used] * np.log(a * pi[used] + q)))
-    return pi, IBUInfo(it, conv, ll, "likelihood")
+    return _em_result(
+        pi, it, conv, "ibu_grr", max_iter, tol, return_info, lambda: np.sum(c[used] * np.log(a * pi[used] + q))
+    )
 
 
 def _ibu_grr_loop(
@@ -497,10 +512,8 @@ def ibu_ue(
     max_iter, tol = _iter_args(max_iter, tol)
     pi = _init(init, C.size)
     pi, it, conv = _run_em(lambda x: _ue_step(x, C, n - C, p - q, q), pi, max_iter, tol)
-    warn_not_converged(conv, "ibu_ue", max_iter, tol)
-    if not return_info:
-        return pi
-    return pi, IBUInfo(it, conv, ue_composite_log_likelihood(C, n, p, q, pi), "composite likelihood")
+    objective = partial(ue_composite_log_likelihood, C, n, p, q, pi)
+    return _em_result(pi, it, conv, "ibu_ue", max_iter, tol, return_info, objective, "composite likelihood")
 
 
 def _ue_pq(p: Any, q: Any) -> tuple[float, float]:
