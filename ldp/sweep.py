@@ -38,6 +38,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -199,64 +200,53 @@ def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
 Result = tuple[int, int, list[dict[str, Any]]]
 
 
-def _run_serial(
-    func: Callable[..., Any],
-    points: list[dict[str, Any]],
-    tasks: list[tuple[int, int]],
-    seed: int,
-    *,
-    progress: bool,
-    label: str,
-    **_: Any,
-) -> list[Result]:
-    return [_run_task(func, points[pi], pi, t, seed) for pi, t in _progress(tasks, len(tasks), label, progress)]
+@dataclass(frozen=True)
+class _Work:
+    """What every back end runs: ``func`` at ``points[pi]`` for every task ``(pi, trial)`` from the root ``seed``,
+    with a progress bar called ``label`` when ``progress``."""
+
+    func: Callable[..., Any]
+    points: list[dict[str, Any]]
+    tasks: list[tuple[int, int]]
+    seed: int
+    label: str
+    progress: bool
+
+    def tracked(self, iterable: Any) -> Any:
+        """``iterable`` with the progress bar of these tasks (itself when ``progress`` is off)."""
+        return _progress(iterable, len(self.tasks), self.label, self.progress)
 
 
-def _run_joblib(
-    func: Callable[..., Any],
-    points: list[dict[str, Any]],
-    tasks: list[tuple[int, int]],
-    seed: int,
-    *,
-    progress: bool,
-    label: str,
-    n_jobs: int,
-    **_: Any,
-) -> list[Result]:
+def _run_serial(work: _Work) -> list[Result]:
+    return [_run_task(work.func, work.points[pi], pi, t, work.seed) for pi, t in work.tracked(work.tasks)]
+
+
+def _run_joblib(work: _Work, n_jobs: int) -> list[Result]:
     from joblib import Parallel, delayed, effective_n_jobs
 
-    chunks = _chunks(tasks, effective_n_jobs(n_jobs))
+    chunks = _chunks(work.tasks, effective_n_jobs(n_jobs))
     gen = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
-        delayed(_run_chunk)(func, [(points[pi], pi, t) for pi, t in chunk], seed) for chunk in chunks
+        delayed(_run_chunk)(work.func, [(work.points[pi], pi, t) for pi, t in chunk], work.seed) for chunk in chunks
     )
     results: list[Result] = []
-    with _bar(len(tasks), label, progress) as bar:
+    with _bar(len(work.tasks), work.label, work.progress) as bar:
         for part in gen:
             results.extend(part)
             bar.update(len(part))
     return results
 
 
-def _run_dask(
-    func: Callable[..., Any],
-    points: list[dict[str, Any]],
-    tasks: list[tuple[int, int]],
-    seed: int,
-    *,
-    progress: bool,
-    label: str,
-    client: Any,
-    scheduler_address: Any,
-    **_: Any,
-) -> list[Result]:
+def _run_dask(work: _Work, client: Any, scheduler_address: Any) -> list[Result]:
     dclient, owned = _dask_client(client, scheduler_address)  # a clear ImportError if distributed is missing
     from distributed import as_completed
 
     try:
-        shipped = dclient.scatter(func, broadcast=True, hash=False)  # the function travels once per worker
-        futures = [dclient.submit(_run_task, shipped, points[pi], pi, t, seed, pure=False) for pi, t in tasks]
+        shipped = dclient.scatter(work.func, broadcast=True, hash=False)  # the function travels once per worker
+        futures = [
+            dclient.submit(_run_task, shipped, work.points[pi], pi, t, work.seed, pure=False) for pi, t in work.tasks
+        ]
         try:
-            return [fut.result() for fut in _progress(as_completed(futures), len(tasks), label, progress)]
+            return [fut.result() for fut in work.tracked(as_completed(futures))]
         except BaseException:
             dclient.cancel(futures)
             raise
@@ -321,9 +311,13 @@ def sweep(
     keys, points, tasks, seed = _plan(func, grid, trials, seed)
     backend, n_jobs, scheduler_address = _resolve_backend(backend, n_jobs, client, scheduler_address)
     label = desc if desc is not None else getattr(func, "__name__", "sweep")
-    options = dict(progress=progress, label=label, n_jobs=n_jobs, client=client, scheduler_address=scheduler_address)
-    run = {"serial": _run_serial, "joblib": _run_joblib, "dask": _run_dask}[backend]
-    results = run(func, points, tasks, seed, **options)
+    work = _Work(func, points, tasks, seed, label, progress)
+    if backend == "joblib":
+        results = _run_joblib(work, n_jobs)
+    elif backend == "dask":
+        results = _run_dask(work, client, scheduler_address)
+    else:
+        results = _run_serial(work)
     return _tidy_frame(keys, points, results)
 
 
