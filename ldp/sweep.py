@@ -255,6 +255,15 @@ def _run_dask(work: _Work, client: Any, scheduler_address: Any) -> list[Result]:
             dclient.close()
 
 
+def _run(work: _Work, backend: str, n_jobs: int, client: Any, scheduler_address: Any) -> list[Result]:
+    """``work`` on the back end ``backend``, each given only its own options."""
+    if backend == "joblib":
+        return _run_joblib(work, n_jobs)
+    if backend == "dask":
+        return _run_dask(work, client, scheduler_address)
+    return _run_serial(work)
+
+
 def sweep(
     func: Callable[..., Any],
     grid: Mapping[str, Sequence[Any]],
@@ -311,13 +320,7 @@ def sweep(
     keys, points, tasks, seed = _plan(func, grid, trials, seed)
     backend, n_jobs, scheduler_address = _resolve_backend(backend, n_jobs, client, scheduler_address)
     label = desc if desc is not None else getattr(func, "__name__", "sweep")
-    work = _Work(func, points, tasks, seed, label, progress)
-    if backend == "joblib":
-        results = _run_joblib(work, n_jobs)
-    elif backend == "dask":
-        results = _run_dask(work, client, scheduler_address)
-    else:
-        results = _run_serial(work)
+    results = _run(_Work(func, points, tasks, seed, label, progress), backend, n_jobs, client, scheduler_address)
     return _tidy_frame(keys, points, results)
 
 
