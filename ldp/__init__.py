@@ -7,7 +7,8 @@ Core
                         support_counts, simulate_counts, sample_support, estimate, estimate_counts,
                         variance, channel, exact_epsilon)
     ``ldp.oracles``     frequency oracles (GRR, SUE/OUE, BLH/OLH, SS, HR, Bloom RAPPOR, EXP, SHE);
-                        ``ldp.oracles.make(name, epsilon, d)`` builds one by name
+                        ``ldp.oracles.make(name, epsilon, d)`` builds one by name; ``ldp.oracles.overview``
+                        sets them side by side (parameters, audited channels, the zero-frequency variance trial)
     ``ldp.estimate``    post-processing (Norm-Sub, simplex projection) and IBU/EM estimators
     ``ldp.audit``       exact ε of a channel; agreement tests of samples with a channel
     ``ldp.channels``    sampling, count-level sampling, inversion and variance for any finite channel
