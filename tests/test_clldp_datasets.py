@@ -1,4 +1,4 @@
-"""Data for paper 000: synthetic generators (Table 4 reading), public tables, stand-ins."""
+"""Data for Xue et al.: synthetic generators (Table 4 reading), public tables, stand-ins."""
 
 from __future__ import annotations
 

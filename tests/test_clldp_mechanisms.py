@@ -1,4 +1,4 @@
-"""kHR, the basic solution, ω, leakage and the k rule of paper 000 (spec §6 closed-form facts)."""
+"""kHR, the basic solution, ω, leakage and the k rule of Xue et al. (closed forms against exact arithmetic)."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def test_reference_values(eps, w, k, m, p, q, nvar):
     qq = khr_q(pp, k, m)
     assert pp == pytest.approx(p, abs=1e-6)
     assert qq == pytest.approx(q, abs=1e-6)
-    assert approx_n_variance(pp, qq) == pytest.approx(nvar, abs=5e-7)  # spec §6.4 prints 6 decimals
+    assert approx_n_variance(pp, qq) == pytest.approx(nvar, abs=5e-7)  # reference values given to 6 decimals
 
 
 def test_reference_values_basic():
@@ -264,7 +264,7 @@ def test_sampler_follows_channel(force_sparse, monkeypatch):
 
 
 def test_sparse_sampler_uniform_subsets(monkeypatch):
-    # spec §6.17: every 2-subset of the 5 other values equally likely, x never present (when p -> 0 part)
+    # derived from the channel: every 2-subset of the 5 other values equally likely, x never present (when p -> 0 part)
     rng = np.random.default_rng(5)
     gen = subset_module._distinct_by_rejection(20_000, 2, 5, rng)
     gen += gen >= 2

@@ -1,5 +1,5 @@
 """Section V of Jayawardana et al.: TCPL, utility metrics, the CPL-analysis benchmark, budget calibration;
-dependence measures and datasets (spec 003 §5.9, §6, §8 items 10, 17, 18, 19)."""
+dependence measures and datasets (Jayawardana et al., Appendix K and Section V)."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_benchmark_metric_and_regions():
     eps = 1.0
     assert bm.under_over(ref, ref, eps) == (0.0, 0.0)
     x, y = bm.under_over(ref, bm.spl_anl(4, eps), eps)
-    assert x == 0.0 and y == pytest.approx(1 - np.nanmean(ref))  # spec §8 item 18
+    assert x == 0.0 and y == pytest.approx(1 - np.nanmean(ref))
     est = ref + rng.normal(0, 0.1, ref.shape)
     x, y = bm.under_over(ref, est, eps)
     assert x + y == pytest.approx(np.nanmean(np.abs(ref - est)) / eps)

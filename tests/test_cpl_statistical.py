@@ -1,4 +1,4 @@
-"""Section III of Jayawardana et al.: statistical CPL, count-level path, surrogate test (spec 003 §4, §8)."""
+"""Section III of Jayawardana et al.: statistical CPL, count-level path, surrogate test."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ SMALL_LH = {"OLH": lambda eps, d: OLH(eps, d, prime=7), "BLH": lambda eps, d: BL
 
 @pytest.mark.parametrize("name", at.PAPER_MECHANISMS)
 def test_record_level_tables_follow_the_count_level_law(name):
-    """Fast path (spec §4.3) = record level in distribution: every row of the table passes a chi-square test."""
+    """Count-level fast path = record level in distribution: every row of the table passes a chi-square test."""
     N, r, eps = 2000, 50, 1.0
     codes = appk_sample(N, 1)
     factory = SMALL_LH.get(name, name)
@@ -70,7 +70,7 @@ def _convergence_limit(mechanism, eps):
 
     GRR: its own channel, limit = Algorithm 1.  OUE: the *exact* effective channel of
     OUE + argmax attack, enumerated from OUE's output space, against the closed-form
-    limit ``cpl_grr(P, ε_eff)`` (spec §3.5) -- two independent computations.
+    limit ``cpl_grr(P, ε_eff)`` -- two independent computations.
     """
     if mechanism == "GRR":
         K = GRR(eps, 4).channel()
@@ -117,7 +117,7 @@ def test_statistical_cpl_converges_to_algorithm1_within_its_standard_error(direc
     assert widths[-1] < 0.01
 
 
-def test_table_iii_scale_estimate_spec_item_16():
+def test_table_iii_scale_estimate():
     """On (28) with 100K records and r = 50 (5M rows), GRR at ε = 1: L_{X_k→X̂} = 0.62 ± 0.01."""
     gen = np.random.default_rng(4)
     vals = [st.statistical_cpl_fast(APPK_COUNTS.T, GRR(1.0, 4).channel(), 50, gen) for _ in range(5)]

@@ -1,4 +1,4 @@
-"""Section IV of Jayawardana et al. (paper 003): Algorithms 1 and 2, closed forms, lemmas (spec 003 §8)."""
+"""Section IV of Jayawardana et al.: Algorithms 1 and 2, closed forms, lemmas."""
 
 from __future__ import annotations
 
@@ -184,7 +184,7 @@ def test_binary_neighbour_alg2_equals_grr(eps):
 @pytest.mark.parametrize("t", [2, 3, 4])
 @pytest.mark.parametrize("eps", [0.5, 2.0])
 def test_raw_oue_channel_attains_the_alg2_bound(t, eps):
-    """Spec §3.5 / §8 item 6: the full OUE bit-vector channel is two-level with every possible high set."""
+    """The full OUE bit-vector channel is two-level with every possible high set."""
     rng = np.random.default_rng(t)
     for _ in range(5):
         P = random_conditional(rng, 3, t)

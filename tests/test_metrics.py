@@ -1,4 +1,4 @@
-"""Tests for ldp.metrics: known values, the spec-002 examples, and shape validation."""
+"""Tests for ldp.metrics: known values, the F1/NCR examples of Mao et al., and shape validation."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_kl_divergence():
         kl_divergence(p, q, base=1)
 
 
-def test_spec_002_metric_examples():
+def test_f1_and_ncr_worked_examples():
     truth = ["a", "b", "c"]
     assert ncr({"a", "c", "x"}, truth) == pytest.approx(4 / 6)
     assert f1_topk(["a", "c", "x"], truth) == pytest.approx(2 / 3)

@@ -1,4 +1,4 @@
-"""Tests for the adaptive GRR/OUE choice (``ldp.oracles.adaptive``; Wang et al. 2017, paper 002)."""
+"""Tests for the adaptive GRR/OUE choice (``ldp.oracles.adaptive``; Wang et al. 2017, as Mao et al. use it)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SETTINGS = settings(max_examples=40, deadline=None)
 @pytest.mark.parametrize(
     "eps,threshold", [(0.1, 5.32), (0.5, 6.95), (1.0, 10.15), (2.0, 24.17), (2.5, 38.55), (3.0, 62.26), (4.0, 165.79)]
 )
-def test_thresholds_of_spec_002(eps, threshold):
+def test_adaptive_thresholds(eps, threshold):
     t = crossover_domain_size(eps)
     assert t == pytest.approx(threshold, abs=0.006)
     below, above = math.ceil(t) - 1, math.ceil(t)

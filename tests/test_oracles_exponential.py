@@ -1,4 +1,4 @@
-"""Tests for the exponential mechanism of paper 003 (``ldp.oracles.exponential``): EXP(eps) = GRR(eps/2)."""
+"""Tests for the exponential mechanism of Jayawardana et al. (``ldp.oracles.exponential``): EXP(eps) = GRR(eps/2)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def test_channel_is_grr_at_half_epsilon_and_audit_gives_half(eps, d):
     assert o.exact_epsilon == pytest.approx(eps / 2)
 
 
-def test_expected_zero_one_error_spec_003():
-    # spec 003 §8 item 14: EXP's 0-1 error is (k-1)/(k-1+e^{eps/2})
+def test_expected_zero_one_error():
+    # closed form: EXP's 0-1 error is (k-1)/(k-1+e^{eps/2})
     for eps, k in [(1.0, 2), (3.0, 2), (1.0, 16)]:
         o = Exponential(eps, k)
         assert 1 - o.p == pytest.approx((k - 1) / (k - 1 + math.exp(eps / 2)), rel=1e-12)

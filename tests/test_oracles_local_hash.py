@@ -81,7 +81,7 @@ def test_olh_g_rules(eps):
     assert olh_g(eps, "floor") == math.floor(e) + 1 and olh_g(eps, "ceil") == math.ceil(e) + 1
     assert olh_g(eps, "best") in (math.floor(e) + 1, math.ceil(e) + 1)
     assert OLH(eps, 10, rule="ceil").g == math.ceil(e) + 1 and OLH(eps, 10, g=9).g == 9
-    assert (olh_g(1.0), olh_g(3.0), olh_g(5.0)) == (4, 21, 149)  # spec 003 Sec. 3.3
+    assert (olh_g(1.0), olh_g(3.0), olh_g(5.0)) == (4, 21, 149)  # g = round(e^ε) + 1
 
 
 def test_olh_g_best_minimises_variance():

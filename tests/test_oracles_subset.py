@@ -43,10 +43,10 @@ def test_default_size_is_the_variance_optimal_integer(eps):
 
 
 def test_size_rules_from_the_papers():
-    # spec 003 §3.3 item 4: k=16, eps=1 gives 4 under floor and rint; k=41, eps=3 gives 1 vs 2
+    # Jayawardana et al.'s rule vs rounding: k=16, eps=1 gives 4 under floor and rint; k=41, eps=3 gives 1 vs 2
     assert subset_size(1.0, 16, "floor") == subset_size(1.0, 16, "rint") == 4
     assert (subset_size(3.0, 41, "floor"), subset_size(3.0, 41, "rint")) == (1, 2)
-    # spec 000 §4.6: ceil clamped to [1, floor(d/2)]; binary labels give 1
+    # Xue et al.'s rule: ceil clamped to [1, floor(d/2)]; binary labels give 1
     assert subset_size(0.01, 2, "ceil") == 1
     assert subset_size(0.01, 10, "ceil") == 5
     assert subset_size(1.0, 16, "ceil") == 5
@@ -55,13 +55,13 @@ def test_size_rules_from_the_papers():
         assert 1 <= subset_size(0.05, 3, rule) <= 2
 
 
-def test_q_matches_both_spec_forms():
+def test_q_matches_both_papers_forms():
     eps, d, w = 1.2, 9, 3
     o = SubsetSelection(eps, d, w)
     e = math.exp(eps)
     assert o.p == pytest.approx(w * e / (w * e + d - w), rel=1e-12)
-    q003 = ((w - 1) * w * e + (d - w) * w) / ((d - 1) * (w * e + d - w))  # spec 003 §3.6
-    q000 = (w - o.p) / (d - 1)  # spec 000 §4.6
+    q003 = ((w - 1) * w * e + (d - w) * w) / ((d - 1) * (w * e + d - w))  # Jayawardana et al.'s form
+    q000 = (w - o.p) / (d - 1)  # Xue et al.'s form
     assert o.q == pytest.approx(q003, rel=1e-12) and o.q == pytest.approx(q000, rel=1e-12)
 
 
