@@ -145,15 +145,19 @@ def test_release_rows_do_not_depend_on_the_nonprivate_row():
     }
 
 
-@pytest.mark.parametrize("distinct", [40, 5000])
+@pytest.mark.parametrize("distinct", [40, 5000, None])
 def test_forest_on_distinct_rows_is_the_scikit_learn_forest(distinct):
     from sklearn.ensemble import RandomForestClassifier
 
-    g = np.random.default_rng(distinct)
-    pool = g.integers(0, 4, size=(distinct, 5))
-    x = pool[g.integers(0, distinct, size=3000)]  # few distinct records when distinct = 40
-    y = (x[:, 0] + x[:, 1] + g.integers(0, 2, size=3000)) % 3
-    x_test = g.integers(0, 4, size=(500, 5))
+    g = np.random.default_rng(distinct or 1)
+    if distinct is None:  # every record distinct, some labels absent from the test set's predictions
+        x = g.permutation(np.array(np.unravel_index(np.arange(3000), (10, 10, 30))).T)
+        y = np.where(x[:, 0] + g.integers(0, 3, size=3000) > 8, "hi", "lo")
+    else:
+        pool = g.integers(0, 4, size=(distinct, 5))
+        x = pool[g.integers(0, distinct, size=3000)]  # few distinct records when distinct = 40
+        y = (x[:, 0] + x[:, 1] + g.integers(0, 2, size=3000)) % 3
+    x_test = g.integers(0, 4, size=(500, x.shape[1]))
     for seed in (0, 7, 123456):
-        expected = RandomForestClassifier(n_estimators=15, random_state=seed, n_jobs=1).fit(x, y).predict(x_test)
-        assert np.array_equal(forest_predict(x, y, x_test, n_estimators=15, seed=seed), expected)
+        forest = RandomForestClassifier(n_estimators=15, random_state=seed, n_jobs=1).fit(x, y)
+        assert np.array_equal(forest_predict(x, y, x_test, n_estimators=15, seed=seed), forest.predict(x_test))
