@@ -161,3 +161,24 @@ def test_forest_on_distinct_rows_is_the_scikit_learn_forest(distinct):
     for seed in (0, 7, 123456):
         forest = RandomForestClassifier(n_estimators=15, random_state=seed, n_jobs=1).fit(x, y)
         assert np.array_equal(forest_predict(x, y, x_test, n_estimators=15, seed=seed), forest.predict(x_test))
+
+
+@pytest.mark.parametrize("path", ["builder", "estimator"])
+def test_both_tree_paths_give_the_scikit_learn_forest(monkeypatch, path):
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.tree import DecisionTreeClassifier, _criterion
+
+    g = np.random.default_rng(11)
+    x = g.integers(0, 6, size=(800, 4))
+    y = (x[:, 0] * x[:, 1] + g.integers(0, 3, size=800)) % 4
+    x_test = g.integers(0, 6, size=(300, 4))
+    expected = RandomForestClassifier(n_estimators=12, random_state=3, n_jobs=1).fit(x, y).predict(x_test)
+
+    def refuse(*args, **kwargs):
+        raise TypeError("path switched off by the test")
+
+    if path == "builder":  # the direct builder must serve every tree
+        monkeypatch.setattr(DecisionTreeClassifier, "_fit", refuse)
+    else:  # a scikit-learn whose builder signature differs falls back to the estimator
+        monkeypatch.setattr(_criterion, "Gini", refuse)
+    assert np.array_equal(forest_predict(x, y, x_test, n_estimators=12, seed=3), expected)

@@ -37,7 +37,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, _criterion, _splitter, _tree
 
 from .._checks import as_generator, check_int
 from ..tables import CodedTable
@@ -75,11 +75,36 @@ def forest_predict(
         # as sklearn.ensemble._forest._generate_sample_indices, then the counts as sample weights
         boot = np.random.RandomState(tree_seed).randint(0, n, n)
         weight = np.bincount(inverse[boot], minlength=uniq.shape[0]).astype(np.float64)
-        tree = DecisionTreeClassifier(max_features="sqrt", random_state=tree_seed)
-        tree._fit(xu, yu, sample_weight=weight, check_input=False)  # as _forest._parallel_build_trees
-        proba += tree.predict_proba(xt, check_input=False)
+        proba += _tree_proba(xu, yu, weight, xt, classes.size, tree_seed)
     proba /= n_estimators
     return classes.take(np.argmax(proba, axis=1))[test_inverse.ravel()]
+
+
+def _tree_proba(
+    x: np.ndarray, y: np.ndarray, weight: np.ndarray, x_test: np.ndarray, n_classes: int, seed: int
+) -> np.ndarray:
+    """Class probabilities on ``x_test`` of one tree of the forest, fitted on ``(x, y)`` with ``weight``.
+
+    The tree is ``DecisionTreeClassifier(max_features="sqrt", random_state=seed)`` fitted as
+    ``_forest._parallel_build_trees`` fits it (``_fit(..., check_input=False)``).  Every class
+    code ``0..n_classes-1`` occurs in ``y``.  Where scikit-learn's tree builder takes the
+    arguments that ``_fit`` passes it for these settings (Gini, best splitter, depth-first, no
+    limits, no pruning), the builder is called directly: same tree, without ``_fit``'s per-tree
+    target and weight re-checks (a third of a small tree's cost).  Otherwise ``_fit`` is used.
+    """
+    p = x.shape[1]
+    try:
+        n_classes_arr = np.array([n_classes], dtype=np.intp)
+        criterion = _criterion.Gini(1, n_classes_arr)
+        splitter = _splitter.BestSplitter(criterion, max(1, int(np.sqrt(p))), 1, 0.0, np.random.RandomState(seed), None)
+        tree = _tree.Tree(p, n_classes_arr, 1)
+        builder = _tree.DepthFirstTreeBuilder(splitter, 2, 1, 0.0, np.iinfo(np.int32).max, 0.0)
+    except (TypeError, ValueError):  # another scikit-learn layout: let the estimator build it
+        clf = DecisionTreeClassifier(max_features="sqrt", random_state=seed)
+        clf._fit(x, y, sample_weight=weight, check_input=False)
+        return clf.predict_proba(x_test, check_input=False)
+    builder.build(tree, x, y, weight, None)
+    return tree.predict(x_test)[:, :n_classes]
 
 
 def random_guess_rate(domains: Sequence[int], targets: Sequence[int]) -> float:
