@@ -133,6 +133,33 @@ def test_shared_lasso_fit_gives_the_separate_estimates():
     assert shared["Lasso+EM_JD"].seconds > shared["Lasso_JD"].seconds > 0
 
 
+@pytest.mark.parametrize("methods", [METHODS, ("EM_JD", "Lasso+EM_JD"), ("Lasso+EM_JD", "EM_JD"), ("EM_JD",)])
+def test_shared_likelihoods_are_built_once_and_charged_to_both_ems(monkeypatch, methods):
+    import time
+
+    from ldp.lopub import LoPubEncoder, likelihood
+
+    table = _table(600)
+    reports = LoPubEncoder(table.sizes, f=0.4, m=16, h=2).encode(table, 3, attrs=(0, 2))
+    alone = {m: estimate_joint(reports.uncached(), (0, 1), m) for m in methods}
+    original, builds = likelihood.log_likelihood_table, []
+
+    def slow_table(*args):  # every table build takes at least 50 ms
+        builds.append(1)
+        time.sleep(0.05)
+        return original(*args)
+
+    monkeypatch.setattr(likelihood, "log_likelihood_table", slow_table)
+    shared = estimate_joints(reports, (0, 1), methods)
+    for m in methods:
+        assert np.array_equal(shared[m].joint, alone[m].joint)
+        assert shared[m].iterations == alone[m].iterations
+    ems = [m for m in methods if m != "Lasso_JD"]
+    assert len(builds) == 2  # two attributes, one table each, whatever the number of EMs
+    for m in ems:  # each EM is charged the two builds
+        assert shared[m].seconds >= 0.1
+
+
 def test_release_rows_do_not_depend_on_the_nonprivate_row():
     args = dict(rate=1.0, phi=0.3, m=16, svm_targets=[1, 3], rf_targets=[0, 1], n_estimators=5)
     full = release_trial(_table(500), 0.3, 0, 1, **args)
