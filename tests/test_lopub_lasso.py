@@ -203,8 +203,10 @@ def test_lasso_without_sklearn_input_checks_is_the_checked_fit():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             beta = np.clip(model.fit(M.T, y / n).coef_, 0, None)
+            design = M.copy()
             got = lasso_from_counts(y, M, n).joint
         np.testing.assert_array_equal(got, beta / beta.sum())
+        np.testing.assert_array_equal(M, design)  # the caller's design is not written to
 
 
 def test_lasso_rejects_non_finite_inputs():
