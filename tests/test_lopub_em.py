@@ -231,3 +231,18 @@ def test_reports_validation():
         LoPubReports((b,), (np.eye(2, 5, dtype=np.uint8),), 0.5)
     with pytest.raises(ValueError, match="users"):
         LoPubReports((b, b[:2]), (h, h), 0.5)
+
+
+@pytest.mark.filterwarnings("ignore::ldp.exceptions.ConvergenceWarning")  # fixed iteration counts on purpose
+@pytest.mark.parametrize("attrs", [(0, 1), (0, 1, 2)])
+def test_chunked_em_with_reused_work_arrays_equals_per_report_loop(monkeypatch, attrs):
+    # users processed in chunks of unequal size (the last one shorter) give the per-report result
+    import ldp.lopub.em as em_module
+
+    _, rep = _reports(n=120)
+    monkeypatch.setattr(em_module, "_CACHE_ENTRIES", 10)
+    monkeypatch.setattr(em_module, "_CHUNK_ENTRIES", 7 * 37)
+    chunked = em_joint(rep.uncached(), attrs, max_iter=5)
+    slow = em_joint_per_report(rep, attrs, max_iter=5)
+    np.testing.assert_allclose(chunked.joint, slow.joint, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(chunked.loglik, slow.loglik, rtol=1e-10)

@@ -186,3 +186,30 @@ def test_bad_lasso_input():
         lasso_joint(table6_reports(), (0, 1, 0))
     assert math.isclose(float(debias_counts([3], 4, 0.5)[0]), 4.0)
     assert isinstance(table6_reports(), LoPubReports)
+
+
+def test_lasso_without_sklearn_input_checks_is_the_checked_fit():
+    # lasso_from_counts skips scikit-learn's per-fit validation; the coefficients must be those of the validated fit
+    import warnings
+
+    from sklearn.linear_model import Lasso
+
+    g = np.random.default_rng(0)
+    for _ in range(20):
+        cells, bits, n = int(g.integers(4, 300)), int(g.integers(8, 200)), 5000
+        M = (g.random((cells, bits)) < 0.1).astype(float)
+        y = M.T @ g.dirichlet(np.ones(cells)) * n + g.normal(0, 30, bits)
+        model = Lasso(alpha=1e-5, positive=True, fit_intercept=False, max_iter=100_000, tol=1e-6)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            beta = np.clip(model.fit(M.T, y / n).coef_, 0, None)
+            design = M.copy()
+            got = lasso_from_counts(y, M, n).joint
+        np.testing.assert_array_equal(got, beta / beta.sum())
+        np.testing.assert_array_equal(M, design)  # the caller's design is not written to
+
+
+def test_lasso_rejects_non_finite_inputs():
+    M = np.ones((3, 4))
+    with pytest.raises(ValueError, match="finite"):
+        lasso_from_counts(np.array([1.0, np.nan, 1.0, 1.0]), M, 10)

@@ -133,6 +133,33 @@ def test_shared_lasso_fit_gives_the_separate_estimates():
     assert shared["Lasso+EM_JD"].seconds > shared["Lasso_JD"].seconds > 0
 
 
+@pytest.mark.parametrize("methods", [METHODS, ("EM_JD", "Lasso+EM_JD"), ("Lasso+EM_JD", "EM_JD"), ("EM_JD",)])
+def test_shared_likelihoods_are_built_once_and_charged_to_both_ems(monkeypatch, methods):
+    import time
+
+    from ldp.lopub import LoPubEncoder, likelihood
+
+    table = _table(600)
+    reports = LoPubEncoder(table.sizes, f=0.4, m=16, h=2).encode(table, 3, attrs=(0, 2))
+    alone = {m: estimate_joint(reports.uncached(), (0, 1), m) for m in methods}
+    original, builds = likelihood.log_likelihood_table, []
+
+    def slow_table(*args):  # every table build takes at least 50 ms
+        builds.append(1)
+        time.sleep(0.05)
+        return original(*args)
+
+    monkeypatch.setattr(likelihood, "log_likelihood_table", slow_table)
+    shared = estimate_joints(reports, (0, 1), methods)
+    for m in methods:
+        assert np.array_equal(shared[m].joint, alone[m].joint)
+        assert shared[m].iterations == alone[m].iterations
+    ems = [m for m in methods if m != "Lasso_JD"]
+    assert len(builds) == 2  # two attributes, one table each, whatever the number of EMs
+    for m in ems:  # each EM is charged the two builds
+        assert shared[m].seconds >= 0.1
+
+
 def test_release_rows_do_not_depend_on_the_nonprivate_row():
     args = dict(rate=1.0, phi=0.3, m=16, svm_targets=[1, 3], rf_targets=[0, 1], n_estimators=5)
     full = release_trial(_table(500), 0.3, 0, 1, **args)
@@ -145,15 +172,40 @@ def test_release_rows_do_not_depend_on_the_nonprivate_row():
     }
 
 
-@pytest.mark.parametrize("distinct", [40, 5000])
+@pytest.mark.parametrize("distinct", [40, 5000, None])
 def test_forest_on_distinct_rows_is_the_scikit_learn_forest(distinct):
     from sklearn.ensemble import RandomForestClassifier
 
-    g = np.random.default_rng(distinct)
-    pool = g.integers(0, 4, size=(distinct, 5))
-    x = pool[g.integers(0, distinct, size=3000)]  # few distinct records when distinct = 40
-    y = (x[:, 0] + x[:, 1] + g.integers(0, 2, size=3000)) % 3
-    x_test = g.integers(0, 4, size=(500, 5))
+    g = np.random.default_rng(distinct or 1)
+    if distinct is None:  # every record distinct, some labels absent from the test set's predictions
+        x = g.permutation(np.array(np.unravel_index(np.arange(3000), (10, 10, 30))).T)
+        y = np.where(x[:, 0] + g.integers(0, 3, size=3000) > 8, "hi", "lo")
+    else:
+        pool = g.integers(0, 4, size=(distinct, 5))
+        x = pool[g.integers(0, distinct, size=3000)]  # few distinct records when distinct = 40
+        y = (x[:, 0] + x[:, 1] + g.integers(0, 2, size=3000)) % 3
+    x_test = g.integers(0, 4, size=(500, x.shape[1]))
     for seed in (0, 7, 123456):
-        expected = RandomForestClassifier(n_estimators=15, random_state=seed, n_jobs=1).fit(x, y).predict(x_test)
-        assert np.array_equal(forest_predict(x, y, x_test, n_estimators=15, seed=seed), expected)
+        forest = RandomForestClassifier(n_estimators=15, random_state=seed, n_jobs=1).fit(x, y)
+        assert np.array_equal(forest_predict(x, y, x_test, n_estimators=15, seed=seed), forest.predict(x_test))
+
+
+@pytest.mark.parametrize("path", ["builder", "estimator"])
+def test_both_tree_paths_give_the_scikit_learn_forest(monkeypatch, path):
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.tree import DecisionTreeClassifier, _criterion
+
+    g = np.random.default_rng(11)
+    x = g.integers(0, 6, size=(800, 4))
+    y = (x[:, 0] * x[:, 1] + g.integers(0, 3, size=800)) % 4
+    x_test = g.integers(0, 6, size=(300, 4))
+    expected = RandomForestClassifier(n_estimators=12, random_state=3, n_jobs=1).fit(x, y).predict(x_test)
+
+    def refuse(*args, **kwargs):
+        raise TypeError("path switched off by the test")
+
+    if path == "builder":  # the direct builder must serve every tree
+        monkeypatch.setattr(DecisionTreeClassifier, "_fit", refuse)
+    else:  # a scikit-learn whose builder signature differs falls back to the estimator
+        monkeypatch.setattr(_criterion, "Gini", refuse)
+    assert np.array_equal(forest_predict(x, y, x_test, n_estimators=12, seed=3), expected)

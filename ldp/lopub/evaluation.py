@@ -18,9 +18,13 @@ Speed without changing the model: a table with many repeated records (Retail's
 each tree on all rows weighted by that tree's bootstrap counts; summing those
 weights over copies of a record gives the same splits, so drawing each tree's
 seed and bootstrap exactly as scikit-learn does reproduces its predictions
-(tested against ``RandomForestClassifier``).  Fitting the forest on distinct rows
-with aggregated weights as ``sample_weight`` would *not* be the same model: the
-bootstrap would then draw distinct records, not rows.
+(tested against ``RandomForestClassifier``, with few and with mostly distinct
+records).  Passing the aggregated counts to ``RandomForestClassifier`` as
+``sample_weight`` instead would not reproduce the forest: how its bootstrap uses
+sample weights depends on the scikit-learn version (1.9 draws rows with
+probabilities proportional to the weights, earlier versions drew rows uniformly
+and multiplied the counts by the weights), and in neither case are the draws
+the ones made on the duplicated rows.
 """
 
 from __future__ import annotations
@@ -31,10 +35,9 @@ from typing import Any
 
 import numpy as np
 from scipy import sparse
-from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, _criterion, _splitter, _tree
 
 from .._checks import as_generator, check_int
 from ..tables import CodedTable
@@ -48,37 +51,60 @@ def forest_predict(
 ) -> np.ndarray:
     """Predictions of ``RandomForestClassifier(n_estimators, random_state=seed, n_jobs=1)`` fitted on the training rows.
 
-    When at most half the training rows are distinct, each tree is fitted on the distinct
-    ``(features, label)`` rows with the summed bootstrap counts of their copies as weights;
-    the tree seeds and bootstraps are drawn as scikit-learn draws them, so the predictions
-    are the forest's.  Otherwise the forest itself is fitted.
+    Each tree is fitted on the distinct ``(features, label)`` rows with the summed bootstrap
+    counts of their copies as weights, and predicts the distinct test rows only; the tree
+    seeds and bootstraps are drawn as scikit-learn draws them, and the trees are built as the
+    forest builds them (``_fit`` with ``check_input=False`` on float32 features and class codes),
+    so the predictions are the forest's (tested against ``RandomForestClassifier``).  Skipping
+    the forest's per-tree cloning and re-validation is most of the saving when rows are distinct.
     """
     x_train = np.asarray(x_train)
     y_train = np.asarray(y_train)
     n = x_train.shape[0]
     classes, y_code = np.unique(y_train, return_inverse=True)
-    rows = np.column_stack([x_train, y_code.ravel()])
-    uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
-    if uniq.shape[0] > n // 2:
-        clf = RandomForestClassifier(n_estimators=n_estimators, random_state=seed, n_jobs=1)
-        return clf.fit(x_train, y_train).predict(x_test)
+    uniq, inverse = np.unique(np.column_stack([x_train, y_code.ravel()]), axis=0, return_inverse=True)
     inverse = inverse.ravel()
-    xu = uniq[:, :-1].astype(np.float32)
-    yu = uniq[:, -1].astype(np.float64)
-    x_test = np.asarray(x_test)
-    test_uniq, test_inverse = np.unique(x_test, axis=0, return_inverse=True)
-    xt = test_uniq.astype(np.float32)
+    xu = np.ascontiguousarray(uniq[:, :-1], dtype=np.float32)
+    yu = np.ascontiguousarray(uniq[:, -1:], dtype=np.float64)  # class codes, as the forest passes them
+    test_uniq, test_inverse = np.unique(np.asarray(x_test), axis=0, return_inverse=True)
+    xt = np.ascontiguousarray(test_uniq, dtype=np.float32)
     state = np.random.RandomState(seed)
     tree_seeds = [state.randint(_MAX_INT) for _ in range(n_estimators)]  # as BaseEnsemble._make_estimator
     proba = np.zeros((xt.shape[0], classes.size))
     for tree_seed in tree_seeds:
         # as sklearn.ensemble._forest._generate_sample_indices, then the counts as sample weights
-        boot = np.random.RandomState(tree_seed).randint(0, n, n).astype(np.int32)
-        weight = np.bincount(inverse, weights=np.bincount(boot, minlength=n), minlength=uniq.shape[0])
-        tree = DecisionTreeClassifier(max_features="sqrt", random_state=tree_seed)
-        proba += tree.fit(xu, yu, sample_weight=weight).predict_proba(xt)
+        boot = np.random.RandomState(tree_seed).randint(0, n, n)
+        weight = np.bincount(inverse[boot], minlength=uniq.shape[0]).astype(np.float64)
+        proba += _tree_proba(xu, yu, weight, xt, classes.size, tree_seed)
     proba /= n_estimators
     return classes.take(np.argmax(proba, axis=1))[test_inverse.ravel()]
+
+
+def _tree_proba(
+    x: np.ndarray, y: np.ndarray, weight: np.ndarray, x_test: np.ndarray, n_classes: int, seed: int
+) -> np.ndarray:
+    """Class probabilities on ``x_test`` of one tree of the forest, fitted on ``(x, y)`` with ``weight``.
+
+    The tree is ``DecisionTreeClassifier(max_features="sqrt", random_state=seed)`` fitted as
+    ``_forest._parallel_build_trees`` fits it (``_fit(..., check_input=False)``).  Every class
+    code ``0..n_classes-1`` occurs in ``y``.  Where scikit-learn's tree builder takes the
+    arguments that ``_fit`` passes it for these settings (Gini, best splitter, depth-first, no
+    limits, no pruning), the builder is called directly: same tree, without ``_fit``'s per-tree
+    target and weight re-checks (a third of a small tree's cost).  Otherwise ``_fit`` is used.
+    """
+    p = x.shape[1]
+    try:
+        n_classes_arr = np.array([n_classes], dtype=np.intp)
+        criterion = _criterion.Gini(1, n_classes_arr)
+        splitter = _splitter.BestSplitter(criterion, max(1, int(np.sqrt(p))), 1, 0.0, np.random.RandomState(seed), None)
+        tree = _tree.Tree(p, n_classes_arr, 1)
+        builder = _tree.DepthFirstTreeBuilder(splitter, 2, 1, 0.0, np.iinfo(np.int32).max, 0.0)
+    except (TypeError, ValueError):  # another scikit-learn layout: let the estimator build it
+        clf = DecisionTreeClassifier(max_features="sqrt", random_state=seed)
+        clf._fit(x, y, sample_weight=weight, check_input=False)
+        return clf.predict_proba(x_test, check_input=False)
+    builder.build(tree, x, y, weight, None)
+    return tree.predict(x_test)[:, :n_classes]
 
 
 def random_guess_rate(domains: Sequence[int], targets: Sequence[int]) -> float:
