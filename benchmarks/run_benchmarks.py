@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Time ``ldp`` against the peer libraries pure-ldp 1.2.0 and multi-freq-ldpy 0.2.5.
 
-Four groups of measurements (d = 1000, eps = 1 throughout):
+Three groups of measurements (d = 1000, eps = 1 throughout):
 
 1. *Per-user* perturb + aggregate + estimate for GRR, OUE and OLH at n = 1e5 and 1e6
    users.  ``ldp`` is timed on the whole population.  The peers run one Python call
@@ -19,12 +19,15 @@ Four groups of measurements (d = 1000, eps = 1 throughout):
 Every comparison is *interleaved*: the contenders of one row run in turn, round after
 round, so a change of machine load hits all of them; the table reports the minimum and
 the median over rounds, and ratios are taken between medians (the minimum ratio is shown
-too).  The load average at the start and end of the run is written in the header.
+too).  Times are the CPU time of the benchmark process by default (``--clock wall`` for
+elapsed time): every contender is single-threaded, so CPU time is its work, without the
+time spent waiting for a core on a loaded machine.  The load average at the start and end
+of the run is written in the header.
 
 A peer that is not installed is skipped with a message.  Results go to
 ``benchmarks/results/latest.csv`` and ``latest.md`` (git-ignored).
 
-Usage: ``python benchmarks/run_benchmarks.py [--quick] [--out DIR]``.
+Usage: ``python benchmarks/run_benchmarks.py [--quick] [--clock cpu|wall] [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -64,10 +67,21 @@ FULL_N_MEMORY_MARGIN = 1.5
 
 
 # ---------------------------------------------------------------------------- helpers
+#: the clock every measurement reads: "cpu" (this process's CPU time, user + system) or "wall"; set by --clock
+CLOCK = {"cpu": time.process_time, "wall": time.perf_counter}
+_clock = CLOCK["cpu"]
+
+
 def once(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
+    """Seconds of one call on the chosen clock.
+
+    Every contender is single-threaded (numpy, the peers' Python loops, numba without ``parallel``, one BLAS
+    thread), so its CPU time is the work it does; unlike wall time it leaves out the time the process waits
+    for a core while other jobs run, which on a shared 2-core machine is most of the noise.
+    """
+    start = _clock()
     fn()
-    return time.perf_counter() - start
+    return _clock() - start
 
 
 def interleaved(contenders: dict[str, Callable[[], Any]], rounds: int) -> dict[str, list[float]]:
@@ -160,19 +174,28 @@ def ldp_task(kind: str) -> Callable[[np.ndarray, int], np.ndarray]:
 
 
 FLOOR_TEXT = {
-    "GRR": "one uniform per user, one integer per moved user, one bincount of n codes",
+    "GRR": (
+        "one uniform per user, one integer per moved user (ldp draws one per user), one bincount of n codes; "
+        "no validation, no estimate"
+    ),
     "OUE": (
-        "n·d Bernoulli bits as 16-bit uniforms against a threshold (q rounded to 16 bits, i.e. without "
-        "ldp's exact tie resolution), one uniform per user, one column count per chunk"
+        "n·d 16-bit uniforms read from the generator's raw 64-bit words in 2^16-entry pieces (ldp's primitive, "
+        "same bits as numpy's uint16 sampler) against the threshold q rounded to 16 bits (no tie resolution), "
+        "written into one reused buffer; one uniform per user; one uint16 column count per chunk; no validation, "
+        "no estimate"
     ),
 }
 
 
 def floor_task(kind: str) -> Callable[[np.ndarray, int], Any] | None:
-    """The bare cost of the random draws an oracle needs, plus one count; no validation, no estimate."""
+    """The bare cost of the random draws an oracle needs, plus one count; no validation, no estimate.
+
+    Each floor draws what ``ldp``'s sampler must draw, with the cheapest numpy primitive that gives the same
+    random stream, and nothing else: no input check, no exactness fix-ups, no estimate.
+    """
     if kind == "GRR":
         o = GRR(EPS, D)
-        keep = o.p - o.q
+        keep = o.p_minus_q
 
         def run(x: np.ndarray, seed: int) -> Any:
             gen = np.random.default_rng(seed)
@@ -185,16 +208,22 @@ def floor_task(kind: str) -> Callable[[np.ndarray, int], Any] | None:
         o = OUE(EPS, D)
         t = int(o.q * 65536)
         rows = max(1, (1 << 22) // D)  # the chunk ldp uses
+        piece = 1 << 16  # 16-bit uniforms per piece, as in ldp.oracles.unary
 
         def run(x: np.ndarray, seed: int) -> Any:
             gen = np.random.default_rng(seed)
+            raw = gen.bit_generator.random_raw
             counts = np.zeros(D, dtype=np.int64)
             part = np.empty(D, dtype=np.uint16)
+            buf = np.empty(min(rows, x.size) * D, dtype=bool)
             for start in range(0, x.size, rows):
                 m = min(rows, x.size - start)
-                bits = gen.integers(0, 65536, size=(m, D), dtype=np.uint16) < t
+                size = m * D
+                for s in range(0, size, piece):
+                    k = min(piece, size - s)
+                    np.less(raw(-(-k // 4)).view(np.uint16)[:k], t, out=buf[s : s + k])
                 gen.random(m)
-                np.add.reduce(bits.view(np.uint8), axis=0, dtype=np.uint16, out=part)
+                np.add.reduce(buf[:size].reshape(m, D).view(np.uint8), axis=0, dtype=np.uint16, out=part)
                 counts += part
             return counts
 
@@ -510,7 +539,15 @@ def main(argv: list[str] | None = None) -> int:
         default=Path(__file__).resolve().parent / "results",
         help="directory for latest.csv and latest.md",
     )
+    ap.add_argument(
+        "--clock",
+        choices=sorted(CLOCK),
+        default="cpu",
+        help="cpu: this process's CPU time (default; steady under load); wall: elapsed time",
+    )
     args = ap.parse_args(argv)
+    global _clock
+    _clock = CLOCK[args.clock]
 
     load_start = load_average()
     print(
@@ -539,6 +576,7 @@ def main(argv: list[str] | None = None) -> int:
     rows += ibu_rows(peers, peer_iters, dense_iters, rounds)
 
     df = pd.DataFrame(rows)
+    df["clock"] = args.clock
     args.out.mkdir(parents=True, exist_ok=True)
     df.to_csv(args.out / "latest.csv", index=False)
     table = markdown(df)
@@ -558,7 +596,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{load_start} at the start, {load_end} at the end): python {platform.python_version()}, "
         f"numpy {np.__version__}, pure-ldp {version('pure-ldp')}, multi-freq-ldpy "
         f"{version('multi-freq-ldpy')}, xxhash {version('xxhash')}; OPENBLAS_NUM_THREADS="
-        f"{os.environ.get('OPENBLAS_NUM_THREADS')}; d = {D}, eps = {EPS:g}{' (--quick)' if args.quick else ''}."
+        f"{os.environ.get('OPENBLAS_NUM_THREADS')}; d = {D}, eps = {EPS:g}{' (--quick)' if args.quick else ''}; "
+        f"clock: {'CPU time of the benchmark process' if args.clock == 'cpu' else 'wall time'}."
     )
     (args.out / "latest.md").write_text(header + "\n\n" + table + "\n\n" + note + "\n")
     print("\n" + header + "\n\n" + table + "\n\n" + note)

@@ -112,21 +112,22 @@ def _threshold_raw(flat: np.ndarray, t: int, gen: np.random.Generator) -> np.nda
     """Set ``flat = u < t`` for fresh 16-bit uniforms ``u`` read from raw outputs; return the sorted tie indices.
 
     Works piece by piece (``_SUB_BLOCK`` uniforms), so the comparison and the tie search read the uniforms
-    while they are still in cache: ``u ^ t`` is zero exactly at a tie, and its minimum says whether the
-    piece holds one at all (probability about ``_SUB_BLOCK / 2**16`` per piece).  The last ``size % 4``
-    uniforms come from ``gen.integers``, which continues the same stream.
+    while they are still in cache; the tie mask goes into one reused buffer and is searched only when it
+    holds a tie (a piece holds about one on average).  The last ``size % 4`` uniforms come from
+    ``gen.integers``, which continues the same stream.
     """
     bg = gen.bit_generator
     size = flat.size
     whole = size - size % 4
     found = []
+    eq = np.empty(min(_SUB_BLOCK, whole), dtype=bool)
     for start in range(0, whole, _SUB_BLOCK):
         stop = min(start + _SUB_BLOCK, whole)
         u = bg.random_raw((stop - start) // 4).view(np.uint16)
         np.less(u, t, out=flat[start:stop])
-        np.bitwise_xor(u, t, out=u)
-        if u.min() == 0:
-            found.append(np.flatnonzero(u == 0) + start)
+        tie = np.equal(u, t, out=eq[: stop - start])
+        if tie.any():
+            found.append(tie.nonzero()[0] + start)
     if whole < size:
         u = gen.integers(0, 65536, size=size - whole, dtype=np.uint16)
         np.less(u, t, out=flat[whole:])
