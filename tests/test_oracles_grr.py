@@ -108,18 +108,22 @@ def test_reports_outside_the_domain_are_refused():
         GRR(1.0, 5).support_counts(np.array([0, -1]))
 
 
+@pytest.mark.parametrize("n", [50_000, 3 * 65_536 + 5])
 @pytest.mark.parametrize("eps,d", [(1.0, 1000), (5.0, 2), (0.5, 3)])
-def test_perturb_and_count_same_as_the_previous_casting_path(eps, d):
-    """Copying only the kept users' values (or the masked copy, when many keep them) and holding the reports as
-    intp change no report or count: the values are those of the previous int32 path for the same stream."""
+def test_perturb_and_count_same_as_the_previous_casting_path(eps, d, n):
+    """Copying only the kept users' values (or the masked copy, when many keep them), drawing the uniforms
+    piece by piece and holding the reports as intp change no report or count: the values are those of the
+    previous int32 path for the same stream, and the generator ends in the same state."""
     o = GRR(eps, d)
-    x = np.random.default_rng(3).integers(0, d, size=50_000)
+    x = np.random.default_rng(3).integers(0, d, size=n)
     gen = np.random.default_rng(4)
     old = gen.integers(0, d, size=x.size, dtype=np.int32)
     np.copyto(old, x, where=gen.random(x.size) < (o.p - o.q), casting="unsafe")
-    new = o.perturb(x, np.random.default_rng(4))
+    gen_new = np.random.default_rng(4)
+    new = o.perturb(x, gen_new)
     assert new.dtype == np.intp
     np.testing.assert_array_equal(new, old)
+    assert gen.random() == gen_new.random()
     np.testing.assert_array_equal(o.support_counts(new), np.bincount(old, minlength=d))
 
 
