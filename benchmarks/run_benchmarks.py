@@ -27,7 +27,8 @@ of the run is written in the header.
 A peer that is not installed is skipped with a message.  Results go to
 ``benchmarks/results/latest.csv`` and ``latest.md`` (git-ignored).
 
-Usage: ``python benchmarks/run_benchmarks.py [--quick] [--clock cpu|wall] [--out DIR]``.
+Usage: ``python benchmarks/run_benchmarks.py [--quick] [--clock cpu|wall] [--per-user GRR,OUE,OLH]
+[--per-user-only] [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ IBU_ITERATIONS = 10_000
 TARGETS = {"GRR": 50.0, "OUE": 20.0, "OLH": 10.0, "IBU": 100.0}
 FLOOR_TARGET = 1.2  # ldp within 1.2x of the bare cost of its random draws (GRR and OUE)
 COUNT_TARGET_S = 0.050
+#: the per-user targets are stated at this population size (smaller sizes are shown for reference)
+TARGET_N = 1_000_000
+#: GRR's runs take milliseconds (its peers' subsamples well under a second): more rounds steady its medians
+ROUNDS_FACTOR = {"GRR": 4}
 #: multi-freq-ldpy keeps n float64 reports of d entries; refuse the full-n run without this much free memory
 FULL_N_MEMORY_MARGIN = 1.5
 
@@ -278,10 +283,15 @@ def peer_task(peer: str, kind: str, mod: Any) -> Callable[[np.ndarray], Any]:
 
 
 def per_user_rows(
-    peers: dict[str, Any], sizes: list[int], subsample: dict[str, int], rounds: int, full_n_oue: bool
+    peers: dict[str, Any],
+    sizes: list[int],
+    subsample: dict[str, int],
+    rounds: int,
+    full_n_oue: bool,
+    kinds: tuple[str, ...] = ("GRR", "OUE", "OLH"),
 ) -> list[dict]:
     rows = []
-    for kind in ("GRR", "OUE", "OLH"):
+    for kind in kinds:
         runners = {}
         for label, mod in peers.items():
             run = peer_task(label, kind, mod)
@@ -304,7 +314,8 @@ def per_user_rows(
             if not full:
                 for label, run in runners.items():
                     contenders[label] = lambda run=run: run(xs)
-            times = interleaved(contenders, rounds)
+            kind_rounds = rounds * ROUNDS_FACTOR.get(kind, 1)
+            times = interleaved(contenders, kind_rounds)
             how = {}
             for label in runners:
                 if full:
@@ -322,7 +333,7 @@ def per_user_rows(
                     how[label] = "once at full n"
                 else:
                     times[label] = [t * n / m for t in times[label]]
-                    how[label] = f"{rounds} runs on {m:,} users, × n/{m:,}"
+                    how[label] = f"{kind_rounds} runs on {m:,} users, × n/{m:,}"
             row = {"group": "per-user", "task": f"{kind} perturb+aggregate+estimate", "oracle": kind, "n": n}
             row["ldp_min_s"], row["ldp_median_s"] = summary(times["ldp"])
             for label in ("pure-ldp", "multi-freq-ldpy"):
@@ -345,7 +356,10 @@ def per_user_rows(
             if "floor" in times:
                 met.append(bool(row["ldp_over_floor"] <= FLOOR_TARGET))
             row["met"] = all(met) if met else None
-            row["how"] = f"ldp (and floor) interleaved with the peers, {rounds} rounds" + (
+            if n != TARGET_N:  # the targets are stated at n = 1e6; smaller n is shown for reference
+                row["target"] = f"(targets are at n = {TARGET_N:.0e})"
+                row["met"] = None
+            row["how"] = f"ldp (and floor) interleaved with the peers, {kind_rounds} rounds" + (
                 f"; ldp {len(times['ldp'])} runs" if full else ""
             )
             rows.append(row)
@@ -545,7 +559,15 @@ def main(argv: list[str] | None = None) -> int:
         default="cpu",
         help="cpu: this process's CPU time (default; steady under load); wall: elapsed time",
     )
+    ap.add_argument(
+        "--per-user",
+        default="GRR,OUE,OLH",
+        help="comma-separated per-user rows to run (GRR, OUE, OLH; empty for none)",
+    )
+    ap.add_argument("--per-user-only", action="store_true", help="skip the count-level and IBU groups")
     args = ap.parse_args(argv)
+    if args.per_user and not set(args.per_user.split(",")) <= {"GRR", "OUE", "OLH"}:
+        ap.error(f"--per-user takes a comma-separated subset of GRR,OUE,OLH, got {args.per_user!r}")
     global _clock
     _clock = CLOCK[args.clock]
 
@@ -568,12 +590,16 @@ def main(argv: list[str] | None = None) -> int:
         sizes, subsample = [100_000, 1_000_000], {"GRR": 50_000, "OUE": 10_000, "OLH": 2_000}
         peer_iters, dense_iters, rounds = 500, 1_000, 5
 
-    print("\n[1/3] per-user perturb + aggregate + estimate")
-    rows = per_user_rows(peers, sizes, subsample, rounds, full_n_oue=not args.quick)
-    print("\n[2/3] count-level simulation (no peer offers one)")
-    rows += count_rows(100_000_000, rounds)
-    print("\n[3/3] IBU")
-    rows += ibu_rows(peers, peer_iters, dense_iters, rounds)
+    kinds = tuple(args.per_user.split(",")) if args.per_user else ()
+    rows: list[dict] = []
+    if kinds:
+        print("\n[1/3] per-user perturb + aggregate + estimate")
+        rows += per_user_rows(peers, sizes, subsample, rounds, full_n_oue=not args.quick, kinds=kinds)
+    if not args.per_user_only:
+        print("\n[2/3] count-level simulation (no peer offers one)")
+        rows += count_rows(100_000_000, rounds)
+        print("\n[3/3] IBU")
+        rows += ibu_rows(peers, peer_iters, dense_iters, rounds)
 
     df = pd.DataFrame(rows)
     df["clock"] = args.clock
