@@ -27,7 +27,8 @@ import numpy as np
 from .._checks import check_epsilon, check_int, check_probability
 from .base import FrequencyOracle, StoredProbabilities
 
-#: number of bits materialised as float64 uniforms at once (32 MiB); bounds the memory of ``perturb``
+#: bits per chunk of users (rows = _CHUNK_BITS // d): bounds the working memory, and fixes the order in which a
+#: chunk's draws are taken from the stream (its 16-bit uniforms, then its ties, then its users' own bits)
 _CHUNK_BITS = 1 << 22
 #: largest domain for which :meth:`UnaryEncoding.channel` enumerates the 2^d outputs
 MAX_CHANNEL_D = 12
@@ -174,9 +175,8 @@ class UnaryEncoding(StoredProbabilities, FrequencyOracle):
     Notes
     -----
     Reports are an ``n x d`` boolean matrix (one byte per bit).  They are generated in
-    chunks of users so that the float64 uniforms never exceed ``2^22`` entries at a time,
-    whatever ``n`` is; :meth:`perturb_and_count` goes further and never holds the whole
-    report matrix.  Support counts are column sums.
+    chunks of at most ``2^22`` bits, whatever ``n`` is; :meth:`perturb_and_count` goes further
+    and never holds the whole report matrix.  Support counts are column sums.
 
     Because all ``n d`` bits are independent, the support count of ``v`` is exactly
     ``Bin(n_v, p) + Bin(n - n_v, q)``, independently across values: see
