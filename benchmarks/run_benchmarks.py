@@ -6,7 +6,7 @@ Three groups of measurements (d = 1000, eps = 1 throughout):
 1. *Per-user* perturb + aggregate + estimate for GRR, OUE and OLH at n = 1e5 and 1e6
    users.  ``ldp`` is timed on the whole population.  The peers run one Python call
    per user; they are timed on a subsample of users and extrapolated linearly to n,
-   except OUE at the largest n, where both peers are timed once at full n
+   except OUE at the largest n, where both peers are timed three times at full n, in turn
    (multi-freq-ldpy keeps every report, about 8 GB at 1e6, so its cost is not linear).
    Beside ``ldp`` a *floor* is timed: the bare random draws the oracle needs plus one
    count (see :func:`floor_task`), so the table shows how far ``ldp`` is from it.
@@ -289,6 +289,7 @@ def per_user_rows(
     rounds: int,
     full_n_oue: bool,
     kinds: tuple[str, ...] = ("GRR", "OUE", "OLH"),
+    full_n_runs: int = 3,
 ) -> list[dict]:
     rows = []
     for kind in kinds:
@@ -317,21 +318,23 @@ def per_user_rows(
             kind_rounds = rounds * ROUNDS_FACTOR.get(kind, 1)
             times = interleaved(contenders, kind_rounds)
             how = {}
-            for label in runners:
-                if full:
-                    need = n * D * 8 * FULL_N_MEMORY_MARGIN if label == "multi-freq-ldpy" else 0
-                    if available_memory() < need:
-                        print(
-                            f"[skip] {label} OUE at n={n:.0e}: needs about {need / 2**30:.0f} GiB free, "
-                            f"{available_memory() / 2**30:.1f} GiB available"
-                        )
-                        continue
-                    xf = population(n, 1)
-                    print(f"  timing {label} OUE once at full n = {n:,} ...", flush=True)
-                    times[label] = [once(lambda: runners[label](xf))]
-                    times["ldp"].append(once(contenders["ldp"]))  # one more ldp run right after it
-                    how[label] = "once at full n"
-                else:
+            if full:
+                xf = population(n, 1)
+                for r in range(full_n_runs):  # each peer in turn at full n, each followed by one more ldp run
+                    for label in runners:
+                        need = n * D * 8 * FULL_N_MEMORY_MARGIN if label == "multi-freq-ldpy" else 0
+                        if available_memory() < need:
+                            print(
+                                f"[skip] {label} OUE at n={n:.0e}: needs about {need / 2**30:.0f} GiB free, "
+                                f"{available_memory() / 2**30:.1f} GiB available"
+                            )
+                            continue
+                        print(f"  timing {label} OUE at full n = {n:,} (run {r + 1}/{full_n_runs}) ...", flush=True)
+                        times.setdefault(label, []).append(once(lambda label=label: runners[label](xf)))
+                        times["ldp"].append(once(contenders["ldp"]))
+                        how[label] = f"{len(times[label])} run(s) at full n, each followed by one more ldp run"
+            else:
+                for label in runners:
                     times[label] = [t * n / m for t in times[label]]
                     how[label] = f"{kind_rounds} runs on {m:,} users, × n/{m:,}"
             row = {"group": "per-user", "task": f"{kind} perturb+aggregate+estimate", "oracle": kind, "n": n}
