@@ -72,8 +72,8 @@ def bernoulli_bits(
     """
     if out is None:
         out = np.empty(shape, dtype=bool)
-    elif out.shape != tuple(shape) or out.dtype != bool or not out.flags.c_contiguous:
-        raise ValueError(f"out must be a C-contiguous boolean array of shape {tuple(shape)}")
+    elif out.shape != np.broadcast_shapes(shape) or out.dtype != bool or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-contiguous boolean array of shape {shape}")
     scaled = prob * 65536.0
     t = int(np.floor(scaled))
     if t >= 65536:  # prob == 1: consume the same draws as any other prob, then every bit is 1
