@@ -108,16 +108,64 @@ def test_reports_outside_the_domain_are_refused():
         GRR(1.0, 5).support_counts(np.array([0, -1]))
 
 
+@pytest.mark.parametrize("n", [50_000, 3 * 65_536 + 5])
 @pytest.mark.parametrize("eps,d", [(1.0, 1000), (5.0, 2), (0.5, 3)])
-def test_perturb_and_count_same_as_the_previous_casting_path(eps, d):
-    """Copying only the kept users' values (or casting x before the masked copy, when many keep them) and
-    casting the reports before bincount change no report or count: same stream as the previous path."""
+def test_perturb_and_count_same_as_the_previous_casting_path(eps, d, n):
+    """Copying only the kept users' values (or the masked copy, when many keep them), drawing the uniforms
+    piece by piece and holding the reports as intp change no report or count: the values are those of the
+    previous int32 path for the same stream, and the generator ends in the same state."""
     o = GRR(eps, d)
-    x = np.random.default_rng(3).integers(0, d, size=50_000)
+    x = np.random.default_rng(3).integers(0, d, size=n)
     gen = np.random.default_rng(4)
     old = gen.integers(0, d, size=x.size, dtype=np.int32)
     np.copyto(old, x, where=gen.random(x.size) < (o.p - o.q), casting="unsafe")
-    new = o.perturb(x, np.random.default_rng(4))
-    assert new.dtype == np.int32
+    gen_new = np.random.default_rng(4)
+    new = o.perturb(x, gen_new)
+    assert new.dtype == np.intp
     np.testing.assert_array_equal(new, old)
+    assert gen.random() == gen_new.random()
     np.testing.assert_array_equal(o.support_counts(new), np.bincount(old, minlength=d))
+
+
+@pytest.mark.parametrize(
+    "reports,bad",
+    [
+        (np.array([0, 4, 5], dtype=np.int32), "5"),
+        (np.array([0, -1], dtype=np.int8), "-1"),
+        (np.array([3, 2**63 + 7], dtype=np.uint64), str(2**63 + 7)),
+        (np.array([1, 2**40], dtype=np.int64), str(2**40)),
+    ],
+)
+def test_support_counts_refuses_out_of_domain_reports_of_any_integer_dtype(reports, bad):
+    """The fast path lets bincount check the reports; whatever the dtype, a code outside {0..d-1} is named."""
+    with pytest.raises(ValueError, match=f"reports contains the code {bad}"):
+        GRR(1.0, 5).support_counts(reports)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64, bool])
+def test_support_counts_same_for_every_integer_dtype(dtype):
+    codes = np.random.default_rng(6).integers(0, 2, size=1000)
+    expected = np.bincount(codes, minlength=5)
+    np.testing.assert_array_equal(GRR(1.0, 5).support_counts(codes.astype(dtype)), expected)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        GRR(1.0, 5).support_counts(codes.astype(dtype).reshape(10, 100))
+
+
+@pytest.mark.parametrize(
+    "x,bad",
+    [(np.array([0, 5]), "5"), (np.array([-1, 0]), "-1"), (np.array([0, -(2**62)], dtype=np.int64), str(-(2**62)))],
+)
+def test_perturb_refuses_codes_outside_the_domain(x, bad):
+    """One unsigned maximum finds negative and too large codes alike; the full check then names the code."""
+    with pytest.raises(ValueError, match=f"x contains the code {bad}"):
+        GRR(1.0, 5).perturb(x, 0)
+
+
+def test_narrow_signed_codes_are_checked_against_large_domains():
+    """Read as unsigned, int8 -1 is 255 < 1000: the one-pass check must not let it through."""
+    o = GRR(1.0, 1000)
+    with pytest.raises(ValueError, match="reports contains the code -1"):
+        o.support_counts(np.array([3, -1], dtype=np.int8))
+    with pytest.raises(ValueError, match="x contains the code -1"):
+        o.perturb(np.array([3, -1], dtype=np.int8), 0)
+    np.testing.assert_array_equal(o.support_counts(np.array([3, 127], dtype=np.int8))[[3, 127]], [1, 1])

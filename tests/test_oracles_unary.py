@@ -201,3 +201,68 @@ def test_perturb_and_count_same_counts_as_the_old_int64_path(d):
         block[np.arange(m), x[start : start + m]] = gen.random(m) < o.p
         old += np.add.reduce(block.view(np.uint8), axis=0, dtype=np.int64)
     np.testing.assert_array_equal(o.perturb_and_count(x, np.random.default_rng(15)), old)
+
+
+@pytest.mark.parametrize("size", [0, 1, 3, 4, 5, 65_536 * 2 + 7, 4_194_000])
+@pytest.mark.parametrize("half_word_left", [False, True])
+def test_bernoulli_bits_reads_raw_words_with_the_same_bits_as_integers(size, half_word_left):
+    """The raw-word path (PCG64, in cache-sized pieces, tail of size % 4) gives the very bits of the previous
+    path for the same seed, leaves the generator in the same state, and falls back when a 32-bit half
+    is left over; ties (about size / 2**16 of them) are resolved the same way."""
+    from ldp.oracles.unary import _raw_uint16_path, bernoulli_bits
+
+    for prob in (1 / (np.e + 1), 777.5 / 65536):
+        g_old, g_new = np.random.default_rng(16), np.random.default_rng(16)
+        if half_word_left:
+            g_old.integers(0, 2**32, size=1, dtype=np.uint32)
+            g_new.integers(0, 2**32, size=1, dtype=np.uint32)
+        assert _raw_uint16_path(g_new) is not half_word_left
+        expected = _old_bernoulli_bits((size,), prob, g_old)
+        np.testing.assert_array_equal(bernoulli_bits((size,), prob, g_new), expected)
+        s_old, s_new = g_old.bit_generator.state, g_new.bit_generator.state
+        assert s_old["state"] == s_new["state"] and s_old["has_uint32"] == s_new["has_uint32"]
+        if s_old["has_uint32"]:  # a stale buffered half is never read when has_uint32 is 0
+            assert s_old["uinteger"] == s_new["uinteger"]
+        assert (
+            g_old.integers(0, 2**32, size=3, dtype=np.uint32).tolist()
+            == g_new.integers(0, 2**32, size=3, dtype=np.uint32).tolist()
+        )
+
+
+def test_bernoulli_bits_other_bit_generators_and_out():
+    from ldp.oracles.unary import bernoulli_bits
+
+    for bg in (np.random.MT19937, np.random.Philox, np.random.SFC64):
+        expected = _old_bernoulli_bits((300, 7), 0.3, np.random.Generator(bg(17)))
+        np.testing.assert_array_equal(bernoulli_bits((300, 7), 0.3, np.random.Generator(bg(17))), expected)
+    out = np.empty((300, 7), dtype=bool)
+    assert bernoulli_bits((300, 7), 0.3, np.random.default_rng(18), out=out) is out
+    np.testing.assert_array_equal(out, _old_bernoulli_bits((300, 7), 0.3, np.random.default_rng(18)))
+    with pytest.raises(ValueError, match="C-contiguous boolean array of shape"):
+        bernoulli_bits((300, 7), 0.3, np.random.default_rng(18), out=np.empty((7, 300), dtype=bool))
+
+
+def test_perturb_writes_the_same_reports_as_the_chunk_buffer_path():
+    """perturb writes the blocks straight into its result; perturb_and_count reuses one buffer: same bits."""
+    o = OUE(1.0, 1000)
+    x = np.random.default_rng(19).integers(0, 1000, size=9_000)  # three chunks of 4,194 rows, the last partial
+    gen = np.random.default_rng(20)
+    rows = (1 << 22) // 1000
+    blocks = []
+    for start in range(0, x.size, rows):
+        m = min(rows, x.size - start)
+        block = _old_bernoulli_bits((m, 1000), o.q, gen)
+        block[np.arange(m), x[start : start + m]] = gen.random(m) < o.p
+        blocks.append(block)
+    reports = o.perturb(x, np.random.default_rng(20))
+    np.testing.assert_array_equal(reports, np.concatenate(blocks))
+    np.testing.assert_array_equal(o.support_counts(reports), np.concatenate(blocks).sum(axis=0))
+    np.testing.assert_array_equal(o.perturb_and_count(x, np.random.default_rng(20)), o.support_counts(reports))
+
+
+def test_support_counts_narrow_accumulator_over_many_rows():
+    """More than 65,535 rows: the uint16 partial sums are flushed before they could wrap."""
+    o = OUE(1.0, 3)
+    reports = np.ones((140_000, 3), dtype=bool)
+    reports[::7, 1] = False
+    np.testing.assert_array_equal(o.support_counts(reports), reports.sum(axis=0))

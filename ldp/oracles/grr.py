@@ -15,6 +15,9 @@ import numpy as np
 from .._checks import check_codes
 from .base import FrequencyOracle
 
+#: users whose keep-or-move uniforms :meth:`GRR.perturb` draws at a time (512 KiB of doubles)
+_PIECE = 1 << 16
+
 
 class GRR(FrequencyOracle):
     """Generalised randomized response over ``{0, ..., d-1}``.
@@ -55,35 +58,44 @@ class GRR(FrequencyOracle):
         return -math.expm1(-self.epsilon) / (1.0 + (self.d - 1) * math.exp(-self.epsilon))
 
     def perturb(self, x: Any, rng: Any = None) -> np.ndarray:
-        """Reports: an int32 array of the same length as ``x`` (domains are at most 2**31 - 1, ``ldp._checks``).
+        """Reports: an ``intp`` (int64) array of the same length as ``x``, ready for ``np.bincount``.
 
         The uniform draw comes first and the kept users' true values are copied over it in place, which
-        saves a temporary per user compared with ``np.where``; the distribution is the same.
+        saves a temporary per user compared with ``np.where``; the distribution is the same.  The reports
+        are the values ``gen.integers(0, d, dtype=np.int32)`` would give for the same stream (numpy draws
+        any bounded integer below ``2**32`` from 32-bit words), held as ``intp`` so that counting them
+        needs no conversion.
         """
-        x = self._codes(x)
+        x = _codes_fast(x, self.d)
         gen = self._rng(rng)
-        dtype = np.int32 if self.d <= np.iinfo(np.int32).max else np.int64
-        reports = gen.integers(0, self.d, size=x.size, dtype=dtype)
-        keep = gen.random(x.size) < self.p_minus_q
-        if self.p_minus_q < 0.125:  # few keep their value: copy only theirs (no pass over all n, no cast)
-            kept = np.flatnonzero(keep)
-            reports[kept] = x[kept]
-        else:  # cast x first (x < d fits the dtype): a masked copy that also casts is several times slower
-            np.copyto(reports, x.astype(dtype, copy=False), where=keep)
+        reports = gen.integers(0, self.d, size=x.size, dtype=np.intp)
+        keep_prob = self.p_minus_q
+        # the keep-or-move uniforms are drawn piece by piece into one small buffer (the same stream as one
+        # gen.random(n) call): they stay in cache instead of filling 8 bytes per user of fresh memory
+        u = np.empty(min(x.size, _PIECE))
+        keep = np.empty(u.size, dtype=bool)
+        for start in range(0, x.size, _PIECE):
+            stop = min(start + _PIECE, x.size)
+            k = np.less(gen.random(out=u[: stop - start]), keep_prob, out=keep[: stop - start])
+            if keep_prob < 0.125:  # few keep their value: copy only theirs
+                kept = k.nonzero()[0] + start
+                reports[kept] = x[kept]
+            else:
+                np.copyto(reports[start:stop], x[start:stop], where=k)
         return reports
 
     def support_counts(self, reports: Any) -> np.ndarray:
-        """``C(v)``: how many reports equal ``v``; reports outside the domain raise ``ValueError``."""
+        """``C(v)``: how many reports equal ``v``; reports outside the domain raise ``ValueError``.
+
+        In-domain integer reports are checked with one pass (:func:`_in_domain`) and counted with no
+        conversion when they are ``intp`` (what :meth:`perturb` returns); anything else goes through the
+        full check, which names the problem.
+        """
         arr = np.asarray(reports)
-        in_domain = (
-            arr.ndim == 1
-            and arr.dtype.kind in "iu"
-            and (arr.size == 0 or (int(arr.min()) >= 0 and int(arr.max()) < self.d))
-        )
-        if not in_domain:  # the full check names the problem
-            arr = check_codes(reports, self.d, "reports", allow_empty=True)
-        # bincount needs intp; converting explicitly is several times faster than letting bincount do it
-        return np.bincount(arr.astype(np.intp, copy=False), minlength=self.d)
+        if _in_domain(arr, self.d):
+            return np.bincount(arr.astype(np.intp, copy=False), minlength=self.d)
+        arr = check_codes(reports, self.d, "reports", allow_empty=True)
+        return np.bincount(arr, minlength=self.d)
 
     def channel(self) -> np.ndarray:
         P = np.full((self.d, self.d), self.q)
@@ -97,3 +109,32 @@ class GRR(FrequencyOracle):
         kept = gen.binomial(counts, self.p - self.q)
         spread = gen.multinomial(int(counts.sum() - kept.sum()), np.full(self.d, 1.0 / self.d))
         return kept + spread
+
+
+def _in_domain(arr: np.ndarray, d: int) -> bool:
+    """True when ``arr`` is a 1-D integer array whose codes all lie in ``{0, ..., d-1}``, found in one pass.
+
+    Read as unsigned (a view, no copy), a negative code becomes at least ``2**(bits-1)``; when that is
+    ``>= d`` one maximum finds any code outside the domain, where ``min`` and ``max`` would read the array
+    twice.  A narrow signed dtype whose negative codes could pass for codes below ``d`` (``int8`` with
+    ``d > 128``) is checked with ``min`` (its ``max`` is below ``d`` anyway).
+    """
+    if arr.ndim != 1 or arr.dtype.kind not in "iu":
+        return False
+    if arr.size == 0:
+        return True
+    if arr.dtype.kind == "i" and d > 2 ** (8 * arr.dtype.itemsize - 1):
+        return int(arr.min()) >= 0
+    return int(arr.view(f"u{arr.dtype.itemsize}").max()) < d
+
+
+def _codes_fast(x: Any, d: int) -> np.ndarray:
+    """``check_codes(x, d, "x")`` with one pass over a valid integer population (:func:`_in_domain`).
+
+    A population with a code outside the domain (or of another kind) goes through the full check, which
+    names the problem.  Returns the same int64 array as ``check_codes``.
+    """
+    arr = np.asarray(x)
+    if arr.size and _in_domain(arr, d):
+        return arr.astype(np.int64, copy=False)
+    return check_codes(x, d, "x")

@@ -18,6 +18,7 @@ OUE attain ``eps`` exactly.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +27,8 @@ import numpy as np
 from .._checks import check_epsilon, check_int, check_probability
 from .base import FrequencyOracle, StoredProbabilities
 
-#: number of bits materialised as float64 uniforms at once (32 MiB); bounds the memory of ``perturb``
+#: bits per chunk of users (rows = _CHUNK_BITS // d): bounds the working memory, and fixes the order in which a
+#: chunk's draws are taken from the stream (its 16-bit uniforms, then its ties, then its users' own bits)
 _CHUNK_BITS = 1 << 22
 #: largest domain for which :meth:`UnaryEncoding.channel` enumerates the 2^d outputs
 MAX_CHANNEL_D = 12
@@ -53,25 +55,85 @@ def _check_representable(epsilon: float, p: float, q: float) -> None:
         )
 
 
-def bernoulli_bits(shape: tuple[int, ...], prob: float, gen: np.random.Generator) -> np.ndarray:
+def bernoulli_bits(
+    shape: tuple[int, ...], prob: float, gen: np.random.Generator, out: np.ndarray | None = None
+) -> np.ndarray:
     """Independent Bernoulli(``prob``) bits, exact to double precision, about 10x faster than ``random() < prob``.
 
     Write ``prob * 2**16 = t + r`` with integer ``t`` and ``0 <= r < 1``.  A uniform 16-bit integer ``u`` gives
     a 1 when ``u < t``, a 0 when ``u > t``, and on the tie ``u == t`` (probability ``2**-16``) a second,
     double-precision draw decides with probability ``r``.  So ``P(1) = t/2**16 + r/2**16 = prob`` exactly:
     nothing is rounded, unlike thresholding bytes alone, which would shift ``q`` and hence the privacy level.
-    Uniform 16-bit integers come from numpy's masked (rejection-free) bounded sampler, which is cheap.
+
+    The 16-bit uniforms are those of ``gen.integers(0, 2**16, size=shape, dtype=np.uint16)``; with numpy's
+    default bit generator they are read straight from its raw 64-bit outputs, in cache-sized pieces (see
+    :func:`_raw_uint16_path`), which gives the same bits for the same seed at a fraction of the cost.
+    ``out``, if given, is a C-contiguous boolean array of ``shape`` that receives the bits (and is returned).
     """
+    if out is None:
+        out = np.empty(shape, dtype=bool)
+    elif out.shape != np.broadcast_shapes(shape) or out.dtype != bool or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-contiguous boolean array of shape {shape}")
     scaled = prob * 65536.0
     t = int(np.floor(scaled))
-    u = gen.integers(0, 65536, size=shape, dtype=np.uint16)
-    if t >= 65536:
-        return np.ones(shape, dtype=bool)
-    out = u < t
-    ties = _flat_ties(u, t)
+    if t >= 65536:  # prob == 1: consume the same draws as any other prob, then every bit is 1
+        gen.integers(0, 65536, size=shape, dtype=np.uint16)
+        out[...] = True
+        return out
+    flat = out.reshape(-1)
+    if _raw_uint16_path(gen):
+        ties = _threshold_raw(flat, t, gen)
+    else:
+        u = gen.integers(0, 65536, size=flat.size, dtype=np.uint16)
+        np.less(u, t, out=flat)
+        ties = _flat_ties(u, t)
     if ties.size:
-        out.flat[ties] = gen.random(ties.size) < (scaled - t)
+        flat[ties] = gen.random(ties.size) < (scaled - t)
     return out
+
+
+#: 16-bit uniforms drawn and thresholded at a time by :func:`_threshold_raw` (128 KiB: the passes stay in cache)
+_SUB_BLOCK = 1 << 16
+
+
+def _raw_uint16_path(gen: np.random.Generator) -> bool:
+    """True when ``gen.integers(0, 2**16, dtype=np.uint16)`` equals the raw outputs of ``gen`` read as 16-bit words.
+
+    numpy's full-range 16-bit sampler splits each 32-bit draw into its low and high halves, and PCG64 makes
+    each 32-bit draw from the low, then the high, half of one 64-bit output, unless a high half is left over
+    from an earlier 32-bit draw (``has_uint32``).  So, on a little-endian machine and with no half left over,
+    ``bit_generator.random_raw(k).view(np.uint16)`` is exactly the next ``4 k`` 16-bit uniforms (tested in
+    ``tests/test_oracles_unary.py``).  Other bit generators take the general path.
+    """
+    bg = gen.bit_generator
+    return type(bg) is np.random.PCG64 and sys.byteorder == "little" and not bg.state["has_uint32"]
+
+
+def _threshold_raw(flat: np.ndarray, t: int, gen: np.random.Generator) -> np.ndarray:
+    """Set ``flat = u < t`` for fresh 16-bit uniforms ``u`` read from raw outputs; return the sorted tie indices.
+
+    Works piece by piece (``_SUB_BLOCK`` uniforms), so the comparison and the tie search read the uniforms
+    while they are still in cache; the tie mask goes into one reused buffer and is searched only when it
+    holds a tie (a piece holds about one on average).  The last ``size % 4`` uniforms come from
+    ``gen.integers``, which continues the same stream.
+    """
+    bg = gen.bit_generator
+    size = flat.size
+    whole = size - size % 4
+    found = []
+    eq = np.empty(min(_SUB_BLOCK, whole), dtype=bool)
+    for start in range(0, whole, _SUB_BLOCK):
+        stop = min(start + _SUB_BLOCK, whole)
+        u = bg.random_raw((stop - start) // 4).view(np.uint16)
+        np.less(u, t, out=flat[start:stop])
+        tie = np.equal(u, t, out=eq[: stop - start])
+        if tie.any():
+            found.append(tie.nonzero()[0] + start)
+    if whole < size:
+        u = gen.integers(0, 65536, size=size - whole, dtype=np.uint16)
+        np.less(u, t, out=flat[whole:])
+        found.append(np.flatnonzero(u == t) + whole)
+    return np.concatenate(found) if found else np.empty(0, dtype=np.intp)
 
 
 #: block length of the two-level search for ties in :func:`_flat_ties`
@@ -113,9 +175,8 @@ class UnaryEncoding(StoredProbabilities, FrequencyOracle):
     Notes
     -----
     Reports are an ``n x d`` boolean matrix (one byte per bit).  They are generated in
-    chunks of users so that the float64 uniforms never exceed ``2^22`` entries at a time,
-    whatever ``n`` is; :meth:`perturb_and_count` goes further and never holds the whole
-    report matrix.  Support counts are column sums.
+    chunks of at most ``2^22`` bits, whatever ``n`` is; :meth:`perturb_and_count` goes further
+    and never holds the whole report matrix.  Support counts are column sums.
 
     Because all ``n d`` bits are independent, the support count of ``v`` is exactly
     ``Bin(n_v, p) + Bin(n - n_v, q)``, independently across values: see
@@ -148,13 +209,21 @@ class UnaryEncoding(StoredProbabilities, FrequencyOracle):
         return unary_epsilon(self.p, self.q)
 
     # ------------------------------------------------------------------ client side
-    def _chunks(self, x: np.ndarray, gen: np.random.Generator) -> Iterator[tuple[slice, np.ndarray]]:
-        """Yield ``(user slice, boolean report block)`` over the population, chunk by chunk."""
+    def _chunks(
+        self, x: np.ndarray, gen: np.random.Generator, out: np.ndarray | None = None
+    ) -> Iterator[tuple[slice, np.ndarray]]:
+        """Yield ``(user slice, boolean report block)`` over the population, chunk by chunk.
+
+        With ``out`` (an ``n x d`` boolean matrix) every block is written straight into its rows; without
+        it, one chunk-sized buffer is reused, so a yielded block is only valid until the next one.
+        """
         rows = max(1, _CHUNK_BITS // self.d)
+        buf = np.empty((min(rows, x.size), self.d), dtype=bool) if out is None else None
         for start in range(0, x.size, rows):
             stop = min(start + rows, x.size)
             m = stop - start
-            block = bernoulli_bits((m, self.d), self.q, gen)
+            target = out[start:stop] if out is not None else buf[:m]
+            block = bernoulli_bits((m, self.d), self.q, gen, out=target)
             block[np.arange(m), x[start:stop]] = gen.random(m) < self.p
             yield slice(start, stop), block
 
@@ -163,8 +232,8 @@ class UnaryEncoding(StoredProbabilities, FrequencyOracle):
         x = self._codes(x)
         gen = self._rng(rng)
         out = np.empty((x.size, self.d), dtype=bool)
-        for rows, block in self._chunks(x, gen):
-            out[rows] = block
+        for _ in self._chunks(x, gen, out):
+            pass
         return out
 
     def perturb_and_count(self, x: Any, rng: Any = None) -> np.ndarray:
@@ -202,7 +271,14 @@ class UnaryEncoding(StoredProbabilities, FrequencyOracle):
     def support_counts(self, reports: Any) -> np.ndarray:
         """``C(v)``: the number of reports whose bit ``v`` is set (column sums)."""
         arr = self._check_reports(reports)
-        return np.add.reduce(arr.view(np.uint8), axis=0, dtype=np.int64)
+        counts = np.zeros(self.d, dtype=np.int64)
+        part = np.empty(self.d, dtype=np.uint16)
+        bytes_ = arr.view(np.uint8)
+        step = np.iinfo(np.uint16).max  # column sums of this many rows fit 16 bits: summing into int64 is slower
+        for start in range(0, arr.shape[0], step):
+            np.add.reduce(bytes_[start : start + step], axis=0, dtype=np.uint16, out=part)
+            counts += part
+        return counts
 
     # ------------------------------------------------------------------ exact tools
     def simulate_counts(self, true_counts: Any, rng: Any = None) -> np.ndarray:
