@@ -89,10 +89,10 @@ def test_round_pool_rounds_after_merging_dead_values_keep_the_law():
         TC.RoundPool(counts, -1)
 
 
-@pytest.mark.parametrize("c, d", [(2, 6), (4, 5), (12, 3)])  # c = 2, the multinomial route and the per-mover route
-def test_grr_stay_arrive_has_the_law_of_per_user_grr(c, d):
+@pytest.mark.parametrize("c, d, top", [(2, 6, 6), (4, 3, 60), (12, 3, 6)])  # c = 2, multinomial and per-mover routes
+def test_grr_stay_arrive_has_the_law_of_per_user_grr(c, d, top):
     gen = np.random.default_rng(c)
-    table = gen.integers(0, 6, size=(c, d))
+    table = gen.integers(0, top, size=(c, d))
     table[0, 0] = 9
     grr = GRR(1.0, c)
     trials = 3000
@@ -116,23 +116,59 @@ def test_grr_stay_arrive_has_the_law_of_per_user_grr(c, d):
         rep = grr.perturb(lab, gen)
         sel = itm == 0
         per_user.append(
-            tuple(np.bincount(rep[sel & (rep == lab)], minlength=c)) + tuple(np.bincount(rep[sel & (rep != lab)], minlength=c))
+            tuple(np.bincount(rep[sel & (rep == lab)], minlength=c))
+            + tuple(np.bincount(rep[sel & (rep != lab)], minlength=c))
         )
     count_level = [tuple(s[:, 0]) + tuple(a[:, 0]) for s, a in stay_arrive]
     # one outcome per trial: reduce to the reports of class 0 (kept, arrived) so that the outcomes repeat
     assert _chi2_two_sample([(x[0], x[c]) for x in count_level], [(x[0], x[c]) for x in per_user]) > ALPHA
 
 
-MINERS = ["HEC", "PTJ", "PTJ-S+VP", "PTS", "PTS-opt", "PTJ:+VP", "PTJ:+Shuffling", "PTS:+Global", "PTS:+VP",
-          "PTS:+Shuffling"]
+def test_cp_last_round_counts_kept_labels_as_a_random_subset():
+    """The valid (label kept) users of a class's last round: count level against a per-user cut."""
+    stay, arrive, sizes, trials = np.array([6, 2, 5]), np.array([3, 7, 0]), [8, 15], 4000
+    gen = np.random.default_rng(8)
+    rule = TC._kept_label(stay, arrive, gen)
+    flags = np.concatenate([np.repeat(np.arange(3), stay), np.repeat(np.arange(3), arrive)])
+    kept = np.concatenate([np.ones(stay.sum(), bool), np.zeros(arrive.sum(), bool)])
+    counts, users = [], []
+    for _ in range(trials):
+        pool = TC.RoundPool(stay + arrive, 0, gen)
+        pool.draw(sizes[0])
+        counts.append(tuple(pool.dense(rule(pool.values, pool.draw(sizes[1])))))
+        order = gen.permutation(flags.size)[sizes[0] :]
+        users.append(tuple(np.bincount(flags[order][kept[order]], minlength=3)))
+    for i in range(3):
+        assert _chi2_two_sample([x[i] for x in counts], [x[i] for x in users]) > ALPHA / 3
+    # exact mean: the last round holds the 15 users left of 23, a random subset: E[kept of item i] = 15 stay[i] / 23
+    mean = np.array(counts).mean(axis=0)
+    assert np.all(np.abs(mean - sizes[1] * stay / (stay + arrive).sum()) < 0.05)
+
+
+MINERS = [
+    "HEC",
+    "PTJ",
+    "PTJ-S+VP",
+    "PTS",
+    "PTS-opt",
+    "PTJ:+VP",
+    "PTJ:+Shuffling",
+    "PTS:+Global",
+    "PTS:+VP",
+    "PTS:+Shuffling",
+]
 
 
 @pytest.mark.parametrize("method", MINERS)
 def test_count_level_miner_has_the_law_of_the_per_user_miner(method):
     """The F1 per class of a count-level run and of a per-user run have the same law (chi-square, 2 samples)."""
-    table = np.array([[90, 60, 40, 30, 20, 12, 8, 5, 3, 2, 1, 1, 0, 2, 1, 0] * 4,
-                      [2, 3, 5, 8, 30, 50, 70, 9, 6, 4, 3, 2, 1, 1, 0, 1] * 4,
-                      [10, 10, 10, 10, 10, 10, 10, 10, 40, 35, 30, 25, 0, 0, 0, 0] * 4])
+    table = np.array(
+        [
+            [90, 60, 40, 30, 20, 12, 8, 5, 3, 2, 1, 1, 0, 2, 1, 0] * 4,
+            [2, 3, 5, 8, 30, 50, 70, 9, 6, 4, 3, 2, 1, 1, 0, 1] * 4,
+            [10, 10, 10, 10, 10, 10, 10, 10, 40, 35, 30, 25, 0, 0, 0, 0] * 4,
+        ]
+    )
     data, k, eps, trials = TopKData(table), 4, 2.0, 500
     truth = data.truth(k)
     gen = np.random.default_rng(abs(hash(method)) % 2**32)
