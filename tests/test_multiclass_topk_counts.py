@@ -184,6 +184,67 @@ def test_count_level_miner_has_the_law_of_the_per_user_miner(method):
         assert p > ALPHA / 3, (method, C, p)
 
 
+class _Record:
+    """A round step that reports the valid counts unperturbed and records how many valid users each round had."""
+
+    def __init__(self, gen):
+        self.gen, self.seen = gen, []
+
+    def counts(self, valid_counts, n_users):
+        self.seen.append(int(np.sum(valid_counts)))
+        return np.asarray(valid_counts)
+
+
+@pytest.mark.parametrize("engine", ["shuffle", "pem"])
+def test_round_engines_draw_each_round_like_the_per_user_engines(engine):
+    """Valid users per round (noise-free ranking) of the count-level engines against the per-user ones."""
+    gen = np.random.default_rng(4)
+    counts = gen.integers(0, 12, 64)
+    counts[:6] += 25
+    items = np.repeat(np.arange(64), counts)
+    n, rounds, trials = items.size, 5, 600
+    cands = np.arange(64)
+    schedule = [(8, 4)] * rounds
+    levels = [3, 4, 5, 6, 6]
+    got = {"counts": [], "users": []}
+    for _ in range(trials):
+        rec = _Record(gen)
+        pool = TC.RoundPool(counts, 0, gen)
+        if engine == "shuffle":
+            TC._shuffle_rounds(pool, TC.split_sizes(n, rounds), cands, schedule, rec)
+        else:
+            TC._pem_rounds(pool, TC.split_sizes(n, rounds), levels, 64, 4, rec)
+        got["counts"].append(rec.seen)
+        rec = _Record(gen)
+        groups = np.array_split(gen.permutation(n), rounds)
+        if engine == "shuffle":
+            T._shuffle_stage(items, lambda r, g: np.ones(g.size, bool), groups, cands, schedule, 64, rec)
+        else:
+            T._pem_stage(items, np.ones(n, bool), groups, levels, 64, 4, rec)
+        got["users"].append(rec.seen)
+    for r in range(rounds):
+        p = _chi2_two_sample([x[r] // 4 for x in got["counts"]], [x[r] // 4 for x in got["users"]])
+        assert p > ALPHA / rounds, (r, p)
+
+
+@pytest.mark.parametrize("method", ["PTJ-S+VP", "PTS-opt", "PTS"])
+def test_count_level_miner_with_many_rounds_has_the_law_of_the_per_user_miner(method):
+    """Four or more rounds per group, so that users merged into the others are drawn in later rounds."""
+    gen = np.random.default_rng(9)
+    table = np.stack([np.sort(gen.integers(0, 40, 256))[::-1], gen.integers(0, 40, 256)])
+    data, k, eps, trials = TopKData(table), 3, 3.0, 300
+    truth = data.truth(k)
+    opts = {"use_global": False, "b": None} if method == "PTS-opt" else {}
+    f1_counts, f1_users = [], []
+    for _ in range(trials):
+        res = TC.mine_topk_table(method, table, k, eps, gen, **opts)
+        f1_counts.append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
+        res = T.mine_topk(method, data.labels, data.items, 2, 256, k, eps, gen, **opts)
+        f1_users.append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
+    assert res.rounds >= 4
+    assert _chi2_two_sample(f1_counts, f1_users) > ALPHA
+
+
 def test_pts_opt_with_the_global_stage_and_the_b_test_has_the_law_of_the_per_user_miner():
     table = np.array([[400, 300, 200, 100, 90, 80, 70, 60] * 32, [60, 70, 80, 90, 100, 200, 300, 400] * 32])
     data, k, eps, trials = TopKData(table), 3, 3.0, 400

@@ -101,10 +101,10 @@ class RoundPool:
         if size == 0:
             return np.zeros_like(self.counts)
         colors = np.append(self.counts, self.other)
-        if size < colors.size:
+        if 4 * size < colors.size:
             # few users: pick them by their positions in the list of users (a uniform subset of the positions)
             picked = self.gen.choice(total, size=size, replace=False, shuffle=False)
-            got = np.bincount(np.searchsorted(np.cumsum(colors), picked, side="right"), minlength=colors.size)
+            got = np.bincount(np.searchsorted(np.cumsum(colors), np.sort(picked), side="right"), minlength=colors.size)
         else:
             got = self.gen.multivariate_hypergeometric(colors, size, method="marginals")
         out = got[:-1]
@@ -125,6 +125,19 @@ class RoundPool:
 
 
 # ---------------------------------------------------------------------------- round engines on a pool
+def _split_among(totals: np.ndarray, left: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """Row-wise multivariate-hypergeometric draws: ``left[r]`` of the users counted by ``totals[r, :]``."""
+    out = np.zeros_like(totals)
+    rest = totals.sum(axis=1)
+    left = left.copy()
+    for j in range(totals.shape[1] - 1):
+        rest = rest - totals[:, j]
+        out[:, j] = gen.hypergeometric(totals[:, j], rest, left)
+        left -= out[:, j]
+    out[:, -1] = left
+    return out
+
+
 def _pem_rounds(
     pool: RoundPool,
     sizes: np.ndarray,
@@ -140,24 +153,45 @@ def _pem_rounds(
 
     Round ``r`` draws ``sizes[r]`` users from the pool; ``n_users[r]`` (default ``sizes[r]``) is the
     number of users who report in that round, the difference being invalid users outside the pool.
+
+    A round only needs its group's counts per candidate suffix, so the users are followed at the
+    level of the current suffixes, not of the values: a round's group is a multivariate-hypergeometric
+    draw over the candidates' remaining users (and the others); the users left with a kept suffix
+    are a uniformly random subset of its users, so how they spread over the suffix's extensions at
+    the next level is again multivariate hypergeometric (:func:`_split_among`).  The pool's values
+    are not updated.
     """
     n_users = sizes if n_users is None else n_users
+    values, counts, gen = pool.values, pool.counts, pool.gen
+    left = pool.total
+    rem = None
     for ell, size, n_round in zip(levels, sizes, n_users):
+        mask = (1 << ell) - 1
+        totals = np.bincount(values & mask, weights=counts, minlength=mask + 1).astype(np.int64)
         if kept is None:
             cand = np.arange(min(2**ell, D), dtype=np.int64)
+            children = cand[None, :]
         else:
             pads = np.arange(2 ** (ell - kept_len), dtype=np.int64) << kept_len
-            cand = (pads[:, None] | kept[None, :]).ravel()
-            cand = cand[cand < D]
-        mask = (1 << ell) - 1
-        x = pool.draw(size)
-        suffix = pool.values & mask
-        hist = np.bincount(suffix, weights=x, minlength=mask + 1).astype(np.int64)
-        kept = cand[_top_positions(stage.counts(hist[cand], int(n_round)), K, stage.gen)]
-        kept_len = ell
-        live = np.zeros(mask + 1, dtype=bool)
-        live[kept] = True
-        pool.keep(live[suffix])
+            children = pads[None, :] | kept[:, None]  # row: the extensions of one kept suffix
+            cand = children.T.ravel()  # the order of topk._pem_stage: pad-major
+        ok = children < D
+        child_tot = np.where(ok, totals[children], 0)
+        # nothing drawn yet: every user of a candidate is still in the pool; else spread each kept suffix's users
+        child_rem = child_tot if rem is None else _split_among(child_tot, rem, gen)
+        flat_ok = ok.T.ravel()
+        cand, flat_rem = cand[flat_ok], child_rem.T.ravel()[flat_ok]
+        other = left - int(flat_rem.sum())
+        if size == left:
+            drawn = flat_rem
+        elif size == 0:
+            drawn = np.zeros_like(flat_rem)
+        else:
+            drawn = gen.multivariate_hypergeometric(np.append(flat_rem, other), int(size), method="marginals")[:-1]
+        left -= int(size)
+        top = _top_positions(stage.counts(drawn, int(n_round)), K, stage.gen)
+        kept, kept_len = cand[top], ell
+        rem = (flat_rem - drawn)[top]
     return kept
 
 
