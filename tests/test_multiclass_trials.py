@@ -47,15 +47,13 @@ def test_diabetes_standin_frame_roundtrip():
 
 
 def test_budget_split_trial_runs_pts_opt_without_global_stage_with_the_split():
-    from ldp.multiclass.topk import pts_optimised_topk, score_topk
+    from ldp.multiclass.topk import score_topk
+    from ldp.multiclass.topk_counts import pts_optimised_topk_table
 
     data = trials.TopKData(syn_classes_table(3, shared=False, d=300, total=3e4, rng=0))
     out = trials.budget_split_trial(data, 0.3, 4.0, 5, rng=11)
-    res = pts_optimised_topk(
-        data.labels,
-        data.items,
-        3,
-        300,
+    res = pts_optimised_topk_table(
+        data.table,
         5,
         4.0,
         np.random.default_rng(11),
@@ -82,12 +80,13 @@ def test_budget_split_extremes_lose_to_an_even_split():
 
 
 def test_topk_parameter_trial():
-    from ldp.multiclass.topk import pts_optimised_topk, score_topk
+    from ldp.multiclass.topk import score_topk
+    from ldp.multiclass.topk_counts import pts_optimised_topk_table
 
     data = trials.TopKData(syn_classes_table(2, d=300, total=3e4, rng=0))
     for parameter, value, opts in (("a", 0.35, {"a": 0.35, "b": 2.0}), ("b", 3.5, {"a": 0.2, "b": 3.5})):
         out = trials.topk_parameter_trial(data, parameter, value, 4.0, 5, rng=3)
-        res = pts_optimised_topk(data.labels, data.items, 2, 300, 5, 4.0, np.random.default_rng(3), **opts)
+        res = pts_optimised_topk_table(data.table, 5, 4.0, np.random.default_rng(3), **opts)
         assert out["f1"] == score_topk(res.items, data.truth(5))["f1"]
     with pytest.raises(ValueError, match="parameter"):
         trials.topk_parameter_trial(data, "c", 0.5)

@@ -77,12 +77,14 @@ from ..oracles import GRR, OUE, adaptive_oracle
 from .frameworks import PTJ, Tallies, check_pairs, check_table
 from .samplers import split_table
 from .topk import TopKResult, _check_common, _hec_groups
+from .topk_counts import hec_topk_table
 
 __all__ = [
     "hec_topk_script_count_variance",
     "hec_topk_script_counts",
     "oue_count_variance",
     "hec_topk_as_scripted",
+    "hec_topk_as_scripted_table",
     "ptj_as_published_estimate",
     "ptj_as_published_mse",
     "HECScriptTallies",
@@ -347,12 +349,13 @@ def hec_topk_script_counts(slot_counts: Any, epsilon: float, rng: Any = None) ->
     n = _slot_counts(slot_counts)
     q = OUE(check_epsilon(epsilon), 2).q
     u = as_generator(rng).random((int(n.max()), n.size))
-    counts = np.zeros(n.size)
-    for b, nb in enumerate(n):
-        rows = u[:nb]
-        hits = (rows < q).sum(axis=0).astype(float)
-        hits[b] = rows[:, b].sum()
-        counts += hits
+    # candidate b's holders are rows 0..n_b-1: each adds 1[u < q] in every other column and u itself in column b
+    # (cumulative sums over the rows give every candidate's share at once)
+    held = n > 0
+    below = np.cumsum(u < q, axis=0)[n[held] - 1]
+    own = np.cumsum(u, axis=0)[n[held] - 1, np.flatnonzero(held)]
+    counts = below.sum(axis=0).astype(float)
+    counts[held] += own - below[np.arange(own.size), np.flatnonzero(held)]
     return counts
 
 
@@ -386,3 +389,13 @@ def hec_topk_as_scripted(
     lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
     gen = as_generator(rng)
     return _hec_groups(lab, itm, c, d, k, m_ext, _ScriptRound(eps, gen), gen)
+
+
+def hec_topk_as_scripted_table(table: Any, k: int, epsilon: float, rng: Any = None, *, m_ext: int = 2) -> TopKResult:
+    """:func:`hec_topk_as_scripted` drawn at count level from the ``c x d`` table (same law).
+
+    The groups and rounds come from :func:`ldp.multiclass.topk_counts.hec_topk_table`; every
+    round's counts are drawn as in :class:`_ScriptRound`.
+    """
+    gen = as_generator(rng)
+    return hec_topk_table(table, k, epsilon, gen, m_ext=m_ext, stage=_ScriptRound(check_epsilon(epsilon), gen))

@@ -28,7 +28,7 @@ import numpy as np
 from .._checks import as_generator, check_probability
 from ..oracles import OUE, UnaryEncoding
 
-__all__ = ["split_table", "grr_reported_labels", "ue_counts", "vp_counts", "bucket_counts"]
+__all__ = ["split_table", "grr_reported_labels", "grr_stay_arrive", "ue_counts", "vp_counts", "bucket_counts"]
 
 
 def _nonneg_int_array(x: Any, name: str) -> np.ndarray:
@@ -113,6 +113,48 @@ def grr_reported_labels(table: Any, p: float, q: float, rng: Any = None) -> np.n
         row /= row.sum()
         out[ell] = gen.multinomial(tab[ell], row)
     return out
+
+
+def grr_stay_arrive(table: Any, p: float, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """GRR on the labels of a ``c x d`` table, counted: ``(stay, arrive)``, both ``c x d``.
+
+    ``stay[l, i]``: users of cell ``(l, i)`` who report their own label ``l``;
+    ``arrive[l, i]``: users of item ``i`` with another true label who report ``l``.
+    Users reporting ``l`` with item ``i`` are ``stay[l, i] + arrive[l, i]``.
+
+    Exact: each user keeps her label with probability ``p`` independently, so
+    ``stay[l, i] ~ Bin(n[l, i], p)``; a user who moves picks one of the other ``c - 1``
+    labels uniformly, independently of everything else, so the movers of a cell are
+    spread by one uniform multinomial over the other labels.  With ``c = 2`` the other
+    label is the only one.  With many labels the multinomials would cost ``c (c - 1)``
+    draws per item, more than one draw per mover; then every mover draws her label
+    directly (one integer each, counted with ``bincount``), which is the same law.
+    """
+    tab = _nonneg_int_array(table, "table")
+    if tab.ndim != 2:
+        raise ValueError(f"table must be 2-D (classes x items), got shape {tab.shape}")
+    p = check_probability(p, "p")
+    gen = as_generator(rng)
+    c, d = tab.shape
+    stay = gen.binomial(tab, p)
+    movers = tab - stay
+    arrive = np.zeros_like(tab)
+    if c == 2:
+        arrive[0], arrive[1] = movers[1], movers[0]
+    elif c * (c - 1) * np.count_nonzero(movers) <= 4 * int(movers.sum()):
+        for ell in range(c):
+            others = np.delete(np.arange(c), ell)
+            arrive[others] += gen.multinomial(movers[ell], np.full(c - 1, 1.0 / (c - 1))).T
+    else:
+        dt = np.int32 if c * d < 2**30 else np.int64
+        origin = np.repeat(np.repeat(np.arange(c, dtype=dt), d), movers.ravel())
+        item = np.repeat(np.tile(np.arange(d, dtype=dt), c), movers.ravel())
+        origin += gen.integers(1, c, size=origin.size, dtype=dt)
+        origin %= c
+        origin *= d
+        origin += item
+        arrive = np.bincount(origin, minlength=c * d).reshape(c, d).astype(np.int64)
+    return stay, arrive
 
 
 def ue_counts(position_counts: Any, n_total: int, p: float, q: float, rng: Any = None) -> np.ndarray:

@@ -26,10 +26,11 @@ from typing import Any
 import numpy as np
 
 from .._checks import as_generator
-from .authors import hec_as_published_mse, hec_topk_as_scripted, ptj_as_published_mse
+from .authors import hec_as_published_mse, hec_topk_as_scripted_table, ptj_as_published_mse
 from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table, table_to_pairs
 from .paper import TOPK_K
-from .topk import mine_topk, score_topk, true_topk
+from .topk import score_topk, true_topk
+from .topk_counts import mine_topk_table
 from .validity import CP
 
 __all__ = [
@@ -121,7 +122,12 @@ def analytic_rmse(
 
 @dataclass
 class TopKData:
-    """A label-item population for top-k runs, expanded once from its table."""
+    """A label-item population for top-k runs.
+
+    The trials mine from :attr:`table` with the count-level miners; the per-user arrays
+    :attr:`labels` and :attr:`items` (one user per unit of the table, in the random order
+    of ``seed``) are built only when first asked for.
+    """
 
     table: np.ndarray
     seed: int = 0
@@ -131,7 +137,6 @@ class TopKData:
 
     def __post_init__(self) -> None:
         self.table = check_table(self.table)
-        self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
 
     def __getstate__(self) -> dict:
         # the per-user arrays are rebuilt from (table, seed) on unpickling: a parallel sweep ships the table only
@@ -141,7 +146,7 @@ class TopKData:
         self.table, self.seed, self._truth = state["table"], state["seed"], state["_truth"]
 
     def __getattr__(self, name: str) -> Any:
-        # after unpickling, the per-user arrays are rebuilt when a run first needs them
+        # the per-user arrays are built when a caller first needs them (also after unpickling)
         if name in ("labels", "items") and "table" in self.__dict__:
             self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
             return self.__dict__[name]
@@ -164,8 +169,12 @@ class TopKData:
 def topk_trial(
     data: TopKData, method: str, epsilon: float, k: int = 20, rng: Any = None, **options: Any
 ) -> dict[str, Any]:
-    """One top-k trial: F1 and NCR averaged over classes, plus the per-class F1."""
-    res = mine_topk(method, data.labels, data.items, data.c, data.d, k, epsilon, rng, **options)
+    """One top-k trial: F1 and NCR averaged over classes, plus the per-class F1.
+
+    Mined at count level from ``data.table`` (:func:`ldp.multiclass.topk_counts.mine_topk_table`,
+    the same law as the per-user miners of :func:`ldp.multiclass.topk.mine_topk`).
+    """
+    res = mine_topk_table(method, data.table, k, epsilon, rng, **options)
     s = score_topk(res.items, data.truth(k))
     out = {"f1": s["f1"], "ncr": s["ncr"]}
     out.update({f"f1_class{C}": float(v) for C, v in enumerate(s["f1_per_class"])})
@@ -298,6 +307,6 @@ def hec_script_topk_on(
 ) -> dict[str, Any]:
     """One Fig. 10 trial of HEC as the authors' SYN script computes it (:func:`hec_topk_as_scripted`)."""
     d = _lookup(data, (dataset, c), "data")
-    res = hec_topk_as_scripted(d.labels, d.items, d.c, d.d, k, epsilon, rng)
+    res = hec_topk_as_scripted_table(d.table, k, epsilon, rng)
     s = score_topk(res.items, d.truth(k))
     return {"f1": s["f1"], "ncr": s["ncr"]}

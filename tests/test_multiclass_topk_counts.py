@@ -1,0 +1,274 @@
+"""The count-level top-k miners have the law of the per-user miners (ldp.multiclass.topk_counts).
+
+Each test compares a count-level draw with its per-user counterpart: exact means and
+variances (z-scores against the closed form, 5 standard errors) and chi-square tests of
+the whole distribution at level ``ALPHA`` per test (the suite's false-alarm rate).
+"""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from ldp.multiclass import topk as T
+from ldp.multiclass import topk_counts as TC
+from ldp.multiclass.frameworks import table_to_pairs
+from ldp.multiclass.samplers import grr_stay_arrive
+from ldp.multiclass.trials import TopKData
+from ldp.oracles import GRR
+
+ALPHA = 1e-3
+Z = 5.0
+
+
+def _chi2_two_sample(a, b):
+    """p-value of a chi-square test that two samples of discrete outcomes share one law (rare outcomes pooled)."""
+    keys = sorted(set(a) | set(b))
+    ca = np.array([a.count(k) for k in keys], float)
+    cb = np.array([b.count(k) for k in keys], float)
+    rare = (ca + cb) < 10
+    if rare.any():
+        ca = np.append(ca[~rare], ca[rare].sum())
+        cb = np.append(cb[~rare], cb[rare].sum())
+    keep = (ca + cb) > 0
+    if keep.sum() < 2:
+        return 1.0
+    return stats.chi2_contingency(np.vstack([ca[keep], cb[keep]]))[1]
+
+
+def test_split_sizes_are_array_split_sizes():
+    for n, parts in ((10, 3), (7, 7), (5, 8), (0, 2), (1001, 6)):
+        assert TC.split_sizes(n, parts).tolist() == [len(x) for x in np.array_split(np.arange(n), parts)]
+
+
+@pytest.mark.parametrize("size", [2, 9])  # below / above the number of categories: both drawing routes
+def test_round_pool_draw_is_the_hypergeometric_cut_of_a_random_permutation(size):
+    """A round of ``size`` users from the pool has the law of the first ``size`` users of a random permutation."""
+    counts, other, trials = np.array([6, 0, 3, 9, 1]), 4, 4000
+    n = counts.sum() + other
+    users = np.repeat(np.arange(counts.size + 1), np.append(counts, other))
+    gen = np.random.default_rng(1)
+    pool_draws = np.array([TC.RoundPool(counts, other, gen).draw(size) for _ in range(trials)])
+    pool = TC.RoundPool(counts, other)
+    assert pool.values.tolist() == [0, 2, 3, 4]  # empty values are not kept
+    user_draws = np.array(
+        [np.bincount(gen.permutation(users)[:size], minlength=counts.size + 1)[pool.values] for _ in range(trials)]
+    )
+    for j, v in enumerate(pool.values):
+        law = stats.hypergeom(n, counts[v], size)
+        assert abs(pool_draws[:, j].mean() - law.mean()) < Z * law.std() / np.sqrt(trials)
+        se_var = law.var() * np.sqrt(2 / (trials - 1) + (law.stats(moments="k") / trials))
+        assert abs(pool_draws[:, j].var(ddof=1) - law.var()) < Z * se_var
+        k = np.arange(0, min(size, counts[v]) + 1)
+        observed = np.bincount(pool_draws[:, j], minlength=k.size)[: k.size]
+        expected = law.pmf(k) * trials
+        ok = expected >= 5
+        chi = (((observed[ok] - expected[ok]) ** 2) / expected[ok]).sum() + (
+            (observed[~ok].sum() - expected[~ok].sum()) ** 2 / max(expected[~ok].sum(), 1e-12) if (~ok).any() else 0.0
+        )
+        assert stats.chi2.sf(chi, ok.sum() + (~ok).any() - 1) > ALPHA
+    # joint law of the round against the per-user cut (the whole count vector as one outcome)
+    assert _chi2_two_sample([tuple(r) for r in pool_draws], [tuple(r) for r in user_draws]) > ALPHA
+
+
+def test_round_pool_rounds_after_merging_dead_values_keep_the_law():
+    """Merging values into ``other`` between rounds leaves the later rounds' counts of live values unchanged in law."""
+    counts, sizes, trials = np.array([5, 8, 2, 6]), [7, 7, 7], 3000
+    gen = np.random.default_rng(2)
+    merged, plain = [], []
+    for _ in range(trials):
+        pool = TC.RoundPool(counts, 0, gen)
+        pool.draw(sizes[0])
+        pool.keep(np.isin(pool.values, [1, 3]))
+        merged.append(tuple(pool.dense(pool.draw(sizes[1]))[[1, 3]]))
+        users = gen.permutation(np.repeat(np.arange(4), counts))
+        plain.append(tuple(np.bincount(users[sizes[0] : sizes[0] + sizes[1]], minlength=4)[[1, 3]]))
+    assert _chi2_two_sample(merged, plain) > ALPHA
+    with pytest.raises(ValueError, match="size must lie"):
+        TC.RoundPool(counts).draw(100)
+    with pytest.raises(ValueError, match="other must be"):
+        TC.RoundPool(counts, -1)
+
+
+@pytest.mark.parametrize("c, d, top", [(2, 6, 6), (4, 3, 60), (12, 3, 6)])  # c = 2, multinomial and per-mover routes
+def test_grr_stay_arrive_has_the_law_of_per_user_grr(c, d, top):
+    gen = np.random.default_rng(c)
+    table = gen.integers(0, top, size=(c, d))
+    table[0, 0] = 9
+    grr = GRR(1.0, c)
+    trials = 3000
+    stay_arrive = [grr_stay_arrive(table, grr.p, rng=gen) for _ in range(trials)]
+    stay = np.array([s for s, _ in stay_arrive])
+    arrive = np.array([a for _, a in stay_arrive])
+    # exact moments: stay ~ Bin(n, p); arrive[C, i] = sum over the other labels of Bin(n[l, i], q)
+    mean_s, var_s = table * grr.p, table * grr.p * (1 - grr.p)
+    others = table.sum(axis=0)[None, :] - table
+    mean_a, var_a = others * grr.q, others * grr.q * (1 - grr.q)
+    for got, mean, var in ((stay, mean_s, var_s), (arrive, mean_a, var_a)):
+        sd = np.sqrt(np.maximum(var, 1e-12))
+        assert np.all(np.abs(got.mean(axis=0) - mean) < Z * sd / np.sqrt(trials) + 1e-12)
+        ok = var > 0
+        assert np.all(np.abs(got.var(axis=0, ddof=1)[ok] - var[ok]) < Z * var[ok] * np.sqrt(3 / trials))
+    assert (stay + arrive).sum(axis=(1, 2)).tolist() == [int(table.sum())] * trials
+    # the joint law of (stay, arrive) of item 0 against per-user GRR
+    lab, itm = table_to_pairs(table)
+    per_user = []
+    for _ in range(trials):
+        rep = grr.perturb(lab, gen)
+        sel = itm == 0
+        per_user.append(
+            tuple(np.bincount(rep[sel & (rep == lab)], minlength=c))
+            + tuple(np.bincount(rep[sel & (rep != lab)], minlength=c))
+        )
+    count_level = [tuple(s[:, 0]) + tuple(a[:, 0]) for s, a in stay_arrive]
+    # one outcome per trial: reduce to the reports of class 0 (kept, arrived) so that the outcomes repeat
+    assert _chi2_two_sample([(x[0], x[c]) for x in count_level], [(x[0], x[c]) for x in per_user]) > ALPHA
+
+
+def test_cp_last_round_counts_kept_labels_as_a_random_subset():
+    """The valid (label kept) users of a class's last round: count level against a per-user cut."""
+    stay, arrive, sizes, trials = np.array([6, 2, 5]), np.array([3, 7, 0]), [8, 15], 4000
+    gen = np.random.default_rng(8)
+    rule = TC._kept_label(stay, arrive, gen)
+    flags = np.concatenate([np.repeat(np.arange(3), stay), np.repeat(np.arange(3), arrive)])
+    kept = np.concatenate([np.ones(stay.sum(), bool), np.zeros(arrive.sum(), bool)])
+    counts, users = [], []
+    for _ in range(trials):
+        pool = TC.RoundPool(stay + arrive, 0, gen)
+        pool.draw(sizes[0])
+        counts.append(tuple(pool.dense(rule(pool.values, pool.draw(sizes[1])))))
+        order = gen.permutation(flags.size)[sizes[0] :]
+        users.append(tuple(np.bincount(flags[order][kept[order]], minlength=3)))
+    for i in range(3):
+        assert _chi2_two_sample([x[i] for x in counts], [x[i] for x in users]) > ALPHA / 3
+    # exact mean: the last round holds the 15 users left of 23, a random subset: E[kept of item i] = 15 stay[i] / 23
+    mean = np.array(counts).mean(axis=0)
+    assert np.all(np.abs(mean - sizes[1] * stay / (stay + arrive).sum()) < 0.05)
+
+
+MINERS = [
+    "HEC",
+    "PTJ",
+    "PTJ-S+VP",
+    "PTS",
+    "PTS-opt",
+    "PTJ:+VP",
+    "PTJ:+Shuffling",
+    "PTS:+Global",
+    "PTS:+VP",
+    "PTS:+Shuffling",
+]
+
+
+@pytest.mark.parametrize("method", MINERS)
+def test_count_level_miner_has_the_law_of_the_per_user_miner(method):
+    """The F1 per class of a count-level run and of a per-user run have the same law (chi-square, 2 samples)."""
+    table = np.array(
+        [
+            [90, 60, 40, 30, 20, 12, 8, 5, 3, 2, 1, 1, 0, 2, 1, 0] * 4,
+            [2, 3, 5, 8, 30, 50, 70, 9, 6, 4, 3, 2, 1, 1, 0, 1] * 4,
+            [10, 10, 10, 10, 10, 10, 10, 10, 40, 35, 30, 25, 0, 0, 0, 0] * 4,
+        ]
+    )
+    data, k, eps, trials = TopKData(table), 4, 2.0, 500
+    truth = data.truth(k)
+    gen = np.random.default_rng(abs(hash(method)) % 2**32)
+    opts = {"use_global": False, "b": None} if method == "PTS-opt" else {}
+    f1_counts, f1_users = [], []
+    for _ in range(trials):
+        res = TC.mine_topk_table(method, table, k, eps, gen, **opts)
+        f1_counts.append(tuple(np.round(T.score_topk(res.items, truth)["f1_per_class"] * k).astype(int)))
+        res = T.mine_topk(method, data.labels, data.items, 3, table.shape[1], k, eps, gen, **opts)
+        f1_users.append(tuple(np.round(T.score_topk(res.items, truth)["f1_per_class"] * k).astype(int)))
+    for C in range(3):
+        p = _chi2_two_sample([x[C] for x in f1_counts], [x[C] for x in f1_users])
+        assert p > ALPHA / 3, (method, C, p)
+
+
+class _Record:
+    """A round step that reports the valid counts unperturbed and records how many valid users each round had."""
+
+    def __init__(self, gen):
+        self.gen, self.seen = gen, []
+
+    def counts(self, valid_counts, n_users):
+        self.seen.append(int(np.sum(valid_counts)))
+        return np.asarray(valid_counts)
+
+
+@pytest.mark.parametrize("engine", ["shuffle", "pem"])
+def test_round_engines_draw_each_round_like_the_per_user_engines(engine):
+    """Valid users per round (noise-free ranking) of the count-level engines against the per-user ones."""
+    gen = np.random.default_rng(4)
+    counts = gen.integers(0, 12, 64)
+    counts[:6] += 25
+    items = np.repeat(np.arange(64), counts)
+    n, rounds, trials = items.size, 5, 600
+    cands = np.arange(64)
+    schedule = [(8, 4)] * rounds
+    levels = [3, 4, 5, 6, 6]
+    got = {"counts": [], "users": []}
+    for _ in range(trials):
+        rec = _Record(gen)
+        pool = TC.RoundPool(counts, 0, gen)
+        if engine == "shuffle":
+            TC._shuffle_rounds(pool, TC.split_sizes(n, rounds), cands, schedule, rec)
+        else:
+            TC._pem_rounds(pool, TC.split_sizes(n, rounds), levels, 64, 4, rec)
+        got["counts"].append(rec.seen)
+        rec = _Record(gen)
+        groups = np.array_split(gen.permutation(n), rounds)
+        if engine == "shuffle":
+            T._shuffle_stage(items, lambda r, g: np.ones(g.size, bool), groups, cands, schedule, 64, rec)
+        else:
+            T._pem_stage(items, np.ones(n, bool), groups, levels, 64, 4, rec)
+        got["users"].append(rec.seen)
+    for r in range(rounds):
+        p = _chi2_two_sample([x[r] // 4 for x in got["counts"]], [x[r] // 4 for x in got["users"]])
+        assert p > ALPHA / rounds, (r, p)
+
+
+@pytest.mark.parametrize("method", ["PTJ-S+VP", "PTS-opt", "PTS"])
+def test_count_level_miner_with_many_rounds_has_the_law_of_the_per_user_miner(method):
+    """Four or more rounds per group, so that users merged into the others are drawn in later rounds."""
+    gen = np.random.default_rng(9)
+    table = np.stack([np.sort(gen.integers(0, 40, 256))[::-1], gen.integers(0, 40, 256)])
+    data, k, eps, trials = TopKData(table), 3, 3.0, 300
+    truth = data.truth(k)
+    opts = {"use_global": False, "b": None} if method == "PTS-opt" else {}
+    f1_counts, f1_users = [], []
+    for _ in range(trials):
+        res = TC.mine_topk_table(method, table, k, eps, gen, **opts)
+        f1_counts.append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
+        res = T.mine_topk(method, data.labels, data.items, 2, 256, k, eps, gen, **opts)
+        f1_users.append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
+    assert res.rounds >= 4
+    assert _chi2_two_sample(f1_counts, f1_users) > ALPHA
+
+
+def test_pts_opt_with_the_global_stage_and_the_b_test_has_the_law_of_the_per_user_miner():
+    table = np.array([[400, 300, 200, 100, 90, 80, 70, 60] * 32, [60, 70, 80, 90, 100, 200, 300, 400] * 32])
+    data, k, eps, trials = TopKData(table), 3, 3.0, 400
+    truth = data.truth(k)
+    gen = np.random.default_rng(5)
+    out = {"counts": [], "users": [], "cp_counts": [], "cp_users": []}
+    for _ in range(trials):
+        res = TC.pts_optimised_topk_table(table, k, eps, gen)
+        out["counts"].append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
+        out["cp_counts"].append(tuple(res.info["cp_used"]))
+        res = T.pts_optimised_topk(data.labels, data.items, 2, table.shape[1], k, eps, gen)
+        out["users"].append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
+        out["cp_users"].append(tuple(res.info["cp_used"]))
+    assert _chi2_two_sample(out["counts"], out["users"]) > ALPHA
+    assert _chi2_two_sample(out["cp_counts"], out["cp_users"]) > ALPHA
+
+
+def test_count_level_miners_validate_and_reproduce():
+    table = np.array([[30, 20, 10, 5], [5, 10, 20, 30]])
+    a = TC.mine_topk_table("PTS-opt", table, 2, 4.0, 3).items
+    assert np.array_equal(a, TC.mine_topk_table("PTS-opt", table, 2, 4.0, 3).items)
+    with pytest.raises(ValueError, match="method must be one of"):
+        TC.mine_topk_table("XYZ", table, 2, 4.0)
+    with pytest.raises(ValueError, match="k must be <="):
+        TC.mine_topk_table("PTS", table, 5, 4.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        TC.mine_topk_table("PTS", table, 2, -1.0)
