@@ -242,15 +242,94 @@ def _split(users: np.ndarray, parts: int) -> list[np.ndarray]:
     return np.array_split(users, parts)
 
 
+def _all_valid(r: int, g: np.ndarray) -> np.ndarray:
+    return np.ones(g.size, bool)
+
+
+class _UserRounds:
+    """The round engine user by user: ``users`` (indices into ``values``, in a random order) are cut into groups.
+
+    The miners' schedules (:func:`_ptj_mine`, :func:`_pts_mine`, :func:`_pts_opt_mine`) drive an engine through
+    ``size``, ``groups(parts)``, ``pem(groups, levels, K, kept, kept_len)`` and ``shuffle(groups, cands, schedule,
+    valid)``; :mod:`ldp.multiclass.topk_counts` has the count-level engine with the same four members.
+    ``valid`` marks the users who may hold a candidate at all (default: everyone).
+    """
+
+    def __init__(
+        self, values: np.ndarray, users: np.ndarray, D: int, stage: Any, valid: np.ndarray | None = None
+    ) -> None:
+        self.values, self.users, self.D, self.stage = values, users, D, stage
+        self.valid = np.ones(values.size, bool) if valid is None else valid
+
+    @property
+    def size(self) -> int:
+        return int(self.users.size)
+
+    def groups(self, parts: int) -> list[np.ndarray]:
+        return _split(self.users, parts)
+
+    def pem(
+        self, groups: list[np.ndarray], levels: list[int], K: int, kept: np.ndarray | None = None, kept_len: int = 0
+    ) -> np.ndarray:
+        return _pem_stage(self.values, self.valid, groups, levels, self.D, K, self.stage, kept, kept_len)
+
+    def shuffle(
+        self, groups: list[np.ndarray], cands: np.ndarray, schedule: list[tuple[int, int]], valid: Any = None
+    ) -> np.ndarray:
+        return _shuffle_stage(
+            self.values, _all_valid if valid is None else valid, groups, cands, schedule, self.D, self.stage
+        )
+
+
+class _UserPopulation:
+    """The users of a PTS miner in a random order: a global sample is cut off the front, the rest grouped by label.
+
+    With ``labels_first`` every user perturbs her label before the order is drawn and the global sample reports
+    its labels too (Algorithm 1); otherwise only the users left after the sample perturb theirs (PTS+Global).
+    """
+
+    def __init__(
+        self, lab: np.ndarray, itm: np.ndarray, d: int, grr: GRR, gen: np.random.Generator, labels_first: bool
+    ) -> None:
+        self.lab, self.itm, self.d, self.grr, self.gen = lab, itm, d, grr, gen
+        self.rep = grr.perturb(lab, gen) if labels_first else None
+        self.rest = gen.permutation(lab.size)
+
+    def global_sample(self, a: float, stage: Any) -> tuple[_UserRounds, np.ndarray | None]:
+        """Cut off the first ``round(a·n)`` users: their engine and reported labels per class (or None)."""
+        n_s = int(round(a * self.rest.size))
+        sample, self.rest = self.rest[:n_s], self.rest[n_s:]
+        reported = None if self.rep is None else np.bincount(self.rep[sample], minlength=self.grr.d)
+        return _UserRounds(self.itm, sample, self.d, stage), reported
+
+    def classes(self, stage: Any) -> list[tuple[_UserRounds, Any]]:
+        """Per reported class, the engine over its users and CP's rule for the last round (a label that flipped)."""
+        if self.rep is None:
+            rep, cp_rule = self.grr.perturb(self.lab[self.rest], self.gen), None
+        else:
+            rep, flipped = self.rep[self.rest], self.rep != self.lab
+
+            def cp_rule(r: int, g: np.ndarray) -> np.ndarray:
+                return ~flipped[g]
+
+        return [(_UserRounds(self.itm, self.rest[rep == C], self.d, stage), cp_rule) for C in range(self.grr.d)]
+
+
 # ---------------------------------------------------------------------------- validation
-def _check_common(
-    labels: Any, items: Any, c: int, d: int, k: int, epsilon: float
-) -> tuple[np.ndarray, np.ndarray, int, int, int, float]:
+def _check_sizes(c: int, d: int, k: int) -> tuple[int, int, int]:
+    """Validate the class count ``c`` (>= 2), the item count ``d`` (>= 2) and ``k`` (1..d)."""
     c = check_int(c, "c", minimum=2)
     d = check_int(d, "d", minimum=2)
     k = check_int(k, "k", minimum=1)
     if k > d:
         raise ValueError(f"k must be <= the number of items d={d}, got k={k}")
+    return c, d, k
+
+
+def _check_common(
+    labels: Any, items: Any, c: int, d: int, k: int, epsilon: float
+) -> tuple[np.ndarray, np.ndarray, int, int, int, float]:
+    c, d, k = _check_sizes(c, d, k)
     eps = check_epsilon(epsilon)
     lab, itm = check_pairs(labels, items, c, d)
     return lab, itm, c, d, k, eps
@@ -266,6 +345,152 @@ def _split_per_class(joint_ranked: np.ndarray, c: int, d: int, k: int) -> np.nda
             out[C, fill[C]] = I
             fill[C] += 1
     return out
+
+
+def _pad(kept: np.ndarray, k: int) -> np.ndarray:
+    out = np.full(k, -1, dtype=np.int64)
+    out[: min(k, kept.size)] = kept[:k]
+    return out
+
+
+def _mine_rows(c: int, k: int, mine: Callable[[int], np.ndarray]) -> np.ndarray:
+    """The ``c x k`` table of a miner that mines every class on its own: row ``C`` is ``mine(C)`` padded with -1."""
+    out = np.empty((c, k), dtype=np.int64)
+    for C in range(c):
+        out[C] = _pad(mine(C), k)
+    return out
+
+
+# ---------------------------------------------------------------------------- schedules shared by both engines
+def _shuffle_to_k(rounds: Any, groups: Any, cands: np.ndarray, keep: int, last_valid: Any = None) -> np.ndarray:
+    """Shuffling rounds over ``groups`` ending with exactly ``keep`` candidates (Sec. VI-B).
+
+    Every group but the last runs a round of ``4·keep`` buckets keeping ``2·keep``; the last
+    group runs a round of singletons keeping ``keep``, where ``last_valid`` (CP's rule, in the
+    engine's form) may make more users invalid.
+    """
+    kept = cands
+    if len(groups) > 1:
+        kept = rounds.shuffle(groups[:-1], kept, [(4 * keep, 2 * keep)] * (len(groups) - 1))
+    return rounds.shuffle(groups[-1:], kept, [(max(1, kept.size), keep)], last_valid)
+
+
+def _ptj_mine(rounds: Any, c: int, d: int, k: int, shuffling: bool, m_ext: int) -> TopKResult:
+    """PTJ's schedule on the joint domain (value ``C·d + item``) with the engine ``rounds``; see :func:`ptj_topk`."""
+    D, K = c * d, c * k
+    if shuffling:
+        it = iteration_counts(D, K)[0]
+        kept = _shuffle_to_k(rounds, rounds.groups(it), np.arange(D, dtype=np.int64), K)
+        n_rounds, info = it, {"IT": it}
+    else:
+        levels = pem_levels(D, K, m_ext)
+        kept = rounds.pem(rounds.groups(len(levels)), levels, K)
+        n_rounds, info = len(levels), {"levels": levels}
+    out = _split_per_class(kept, c, d, k)
+    info["empty_slots"] = int(np.count_nonzero(out < 0))
+    return TopKResult(out, n_rounds, info)
+
+
+def _pts_mine(
+    population: Any,
+    c: int,
+    d: int,
+    k: int,
+    shuffling: bool,
+    use_global: bool,
+    a: float,
+    m_ext: int,
+    global_stage: Any,
+    class_stage: Any,
+) -> TopKResult:
+    """PTS's schedule (see :func:`pts_topk`) on a population of users or of counts.
+
+    ``population.global_sample(a, stage)`` cuts off the global sample (an engine and, unused here,
+    its reported labels); ``population.classes(stage)`` then gives one engine per reported class.
+    """
+    info: dict[str, Any] = {}
+    start_cands, start_len, class_levels = None, 0, pem_levels(d, k, m_ext)
+    if use_global:
+        a = check_probability(a, "a", open_low=True, open_high=True)
+        g_levels = pem_levels(d, c * k, m_ext)
+        h = len(g_levels) // 2
+        sample, _ = population.global_sample(a, global_stage)
+        if h >= 1:
+            start_cands = sample.pem(sample.groups(h), g_levels[:h], c * k)
+            info["global_levels"], class_levels, start_len = g_levels[:h], g_levels[h:], g_levels[h - 1]
+    if shuffling:
+        it = info["IT"] = iteration_counts(d, k)[0]
+    classes = population.classes(class_stage)
+
+    def mine(C: int) -> np.ndarray:
+        rounds = classes[C][0]
+        if shuffling:
+            return _shuffle_to_k(rounds, rounds.groups(it), np.arange(d, dtype=np.int64), k)
+        return rounds.pem(rounds.groups(len(class_levels)), class_levels, k, start_cands, start_len)
+
+    out = _mine_rows(c, k, mine)
+    return TopKResult(out, info.get("IT", len(class_levels) + len(info.get("global_levels", []))), info)
+
+
+def _pts_opt_mine(
+    population: Any,
+    c: int,
+    d: int,
+    k: int,
+    a: float,
+    b: float | None,
+    use_global: bool,
+    use_cp: bool,
+    dprime_factor: float,
+    grr: GRR,
+    stage: Any,
+) -> TopKResult:
+    """Algorithms 1 and 2 (see :func:`pts_optimised_topk`) on a population of users or of counts.
+
+    ``population`` perturbs the labels with ``grr``; its global sample reports its labels, whose
+    calibrated counts are the class sizes ``n^_S`` of the b-test.
+    """
+    it, it_f, it_r = iteration_counts(d, k)
+    if not use_global:
+        it_f, it_r = 0, it
+    info: dict[str, Any] = {"IT": it, "IT_f": it_f, "IT_r": it_r}
+    cands = np.arange(d, dtype=np.int64)
+    n_hat_s = None
+    if it_f > 0:
+        a = check_probability(a, "a", open_low=True, open_high=True)
+        sample, reported = population.global_sample(a, stage)
+        n_hat_s = (reported - sample.size * grr.q) / (grr.p - grr.q)
+        cands = sample.shuffle(sample.groups(it_f), cands, [(4 * k * c, 2 * k * c)] * it_f)
+        info["global_candidates"] = int(cands.size)
+    cp_limit = _cp_limits(c, use_cp, b, dprime_factor, n_hat_s)
+    cp_used = np.zeros(c, dtype=bool)
+    classes = population.classes(stage)
+
+    def mine(C: int) -> np.ndarray:
+        rounds, cp_rule = classes[C]
+        cp_used[C] = not (rounds.size > cp_limit[C])
+        return _shuffle_to_k(rounds, rounds.groups(it_r), cands, k, cp_rule if cp_used[C] else None)
+
+    out = _mine_rows(c, k, mine)
+    info["cp_used"] = cp_used
+    return TopKResult(out, it, info)
+
+
+def _check_cp_test(b: float | None, dprime_factor: float) -> None:
+    """Validate the b-test's ``b`` (finite > 0 or None) and ``dprime_factor`` (finite > 0)."""
+    if b is not None and not (np.isfinite(b) and b > 0):
+        raise ValueError(f"b must be a finite number > 0 or None, got {b!r}")
+    if not (np.isfinite(dprime_factor) and dprime_factor > 0):
+        raise ValueError(f"dprime_factor must be finite and > 0, got {dprime_factor!r}")
+
+
+def _cp_limits(c: int, use_cp: bool, b: float | None, dprime_factor: float, n_hat_s: np.ndarray | None) -> np.ndarray:
+    """Per class, the largest ``|R_C|`` that uses CP: ``b · D'_C`` (the b-test), +inf (always CP) or -inf (never)."""
+    if not use_cp:
+        return np.full(c, -np.inf)
+    if b is None or n_hat_s is None:
+        return np.full(c, np.inf)
+    return b * dprime_factor * n_hat_s
 
 
 # ---------------------------------------------------------------------------- HEC
@@ -295,12 +520,16 @@ def _hec_groups(
     """HEC's mining: users split at random into ``c`` groups; group ``j`` runs PEM for class ``j`` with the round
     step ``stage`` (users of other classes are invalid in that group)."""
     levels = pem_levels(d, k, m_ext)
-    out = np.empty((c, k), dtype=np.int64)
-    for j, users in enumerate(_split(gen.permutation(lab.size), c)):
+    class_groups = _split(gen.permutation(lab.size), c)
+
+    def mine(j: int) -> np.ndarray:
+        users = class_groups[j]
         valid = np.zeros(lab.size, dtype=bool)
         valid[users] = lab[users] == j
-        out[j] = _pad(_pem_stage(itm, valid, _split(users, len(levels)), levels, d, k, stage), k)
-    return TopKResult(out, len(levels), {"levels": levels})
+        rounds = _UserRounds(itm, users, d, stage, valid)
+        return rounds.pem(rounds.groups(len(levels)), levels, k)
+
+    return TopKResult(_mine_rows(c, k, mine), len(levels), {"levels": levels})
 
 
 # ---------------------------------------------------------------------------- PTJ
@@ -329,27 +558,8 @@ def ptj_topk(
     lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
     gen = as_generator(rng)
     stage = _Stage(eps, invalid, sampler, gen)
-    D, K = c * d, c * k
     joint = ProductDomain((c, d)).encode(lab, itm)
-    users = gen.permutation(lab.size)
-    if shuffling:
-        it = iteration_counts(D, K)[0]
-        groups = _split(users, it)
-        schedule = [(4 * K, 2 * K)] * (it - 1)
-        kept = np.arange(D, dtype=np.int64)
-        if it > 1:
-            kept = _shuffle_stage(joint, lambda r, g: np.ones(g.size, bool), groups[:-1], kept, schedule, D, stage)
-        kept = _shuffle_stage(
-            joint, lambda r, g: np.ones(g.size, bool), groups[-1:], kept, [(max(1, kept.size), K)], D, stage
-        )
-        rounds, info = it, {"IT": it}
-    else:
-        levels = pem_levels(D, K, m_ext)
-        kept = _pem_stage(joint, np.ones(lab.size, bool), _split(users, len(levels)), levels, D, K, stage)
-        rounds, info = len(levels), {"levels": levels}
-    out = _split_per_class(kept, c, d, k)
-    info["empty_slots"] = int(np.count_nonzero(out < 0))
-    return TopKResult(out, rounds, info)
+    return _ptj_mine(_UserRounds(joint, gen.permutation(lab.size), c * d, stage), c, d, k, shuffling, m_ext)
 
 
 # ---------------------------------------------------------------------------- PTS baselines
@@ -387,56 +597,9 @@ def pts_topk(
     lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
     e1, e2 = split_budget(eps, epsilon1, epsilon2)
     gen = as_generator(rng)
-    perm = gen.permutation(lab.size)
-    info: dict[str, Any] = {}
-    start_cands, start_len, class_levels = None, 0, pem_levels(d, k, m_ext)
-    if use_global:
-        perm, start_cands, g_levels, rest_levels = _pts_global_pem(
-            itm, perm, a, c, d, k, m_ext, (eps, invalid, sampler, gen)
-        )
-        if start_cands is not None:
-            info["global_levels"], class_levels, start_len = g_levels, rest_levels, g_levels[-1]
-    rep = GRR(e1, c).perturb(lab[perm], gen)
-    stage = _Stage(e2, invalid, sampler, gen)
-    out = np.empty((c, k), dtype=np.int64)
-    if shuffling:
-        it = iteration_counts(d, k)[0]
-        info["IT"] = it
-    for C in range(c):
-        users = perm[rep == C]
-        if shuffling:
-            out[C] = _pts_class_stage(itm, users, np.arange(d, dtype=np.int64), it, k, d, stage, None)
-        else:
-            groups = _split(users, len(class_levels))
-            kept = _pem_stage(itm, np.ones(lab.size, bool), groups, class_levels, d, k, stage, start_cands, start_len)
-            out[C] = _pad(kept, k)
-    rounds = info.get("IT", len(class_levels) + len(info.get("global_levels", [])))
-    return TopKResult(out, rounds, info)
-
-
-def _pts_global_pem(
-    itm: np.ndarray, perm: np.ndarray, a: float, c: int, d: int, k: int, m_ext: int, stage_args: tuple
-) -> tuple[np.ndarray, np.ndarray | None, list[int], list[int]]:
-    """PTS+Global: the first fraction ``a`` of ``perm`` runs the first half of the PEM levels for ``K = c·k``.
-
-    Returns the other users, the suffixes found (None when the levels have no first half), the levels run and the
-    levels left for the classes.  The stage (``_Stage(*stage_args)``) is built only when there is a level to run.
-    """
-    a = check_probability(a, "a", open_low=True, open_high=True)
-    n_s = int(round(a * perm.size))
-    sample, rest = perm[:n_s], perm[n_s:]
-    g_levels = pem_levels(d, c * k, m_ext)
-    h = len(g_levels) // 2
-    if h < 1:
-        return rest, None, [], []
-    cands = _pem_stage(itm, np.ones(perm.size, bool), _split(sample, h), g_levels[:h], d, c * k, _Stage(*stage_args))
-    return rest, cands, g_levels[:h], g_levels[h:]
-
-
-def _pad(kept: np.ndarray, k: int) -> np.ndarray:
-    out = np.full(k, -1, dtype=np.int64)
-    out[: min(k, kept.size)] = kept[:k]
-    return out
+    population = _UserPopulation(lab, itm, d, GRR(e1, c), gen, labels_first=False)
+    global_stage, class_stage = _Stage(eps, invalid, sampler, gen), _Stage(e2, invalid, sampler, gen)
+    return _pts_mine(population, c, d, k, shuffling, use_global, a, m_ext, global_stage, class_stage)
 
 
 # ---------------------------------------------------------------------------- PTS optimised (Alg. 1 + 2)
@@ -482,118 +645,8 @@ def pts_optimised_topk(
     gen = as_generator(rng)
     stage = _Stage(e2, "vp", sampler, gen)
     grr = GRR(e1, c)
-    rep = grr.perturb(lab, gen)
-    flipped = rep != lab
-    it, it_f, it_r = iteration_counts(d, k)
-    if not use_global:
-        it_f, it_r = 0, it
-    perm = gen.permutation(lab.size)
-    cands = np.arange(d, dtype=np.int64)
-    info: dict[str, Any] = {"IT": it, "IT_f": it_f, "IT_r": it_r}
-    n_hat_s = None
-    if it_f > 0:
-        cands, perm, n_hat_s = _pts_global_stage(itm, rep, perm, grr, a, it_f, c, d, k, stage)
-        info["global_candidates"] = int(cands.size)
-    cp_limit = _cp_limits(c, use_cp, b, dprime_factor, n_hat_s)
-    out, info["cp_used"] = _pts_class_stages(itm, rep, perm, flipped, cands, cp_limit, it_r, k, d, stage)
-    return TopKResult(out, it, info)
-
-
-def _check_cp_test(b: float | None, dprime_factor: float) -> None:
-    """Validate the b-test's ``b`` (finite > 0 or None) and ``dprime_factor`` (finite > 0)."""
-    if b is not None and not (np.isfinite(b) and b > 0):
-        raise ValueError(f"b must be a finite number > 0 or None, got {b!r}")
-    if not (np.isfinite(dprime_factor) and dprime_factor > 0):
-        raise ValueError(f"dprime_factor must be finite and > 0, got {dprime_factor!r}")
-
-
-def _cp_limits(c: int, use_cp: bool, b: float | None, dprime_factor: float, n_hat_s: np.ndarray | None) -> np.ndarray:
-    """Per class, the largest ``|R_C|`` that uses CP: ``b · D'_C`` (the b-test), +inf (always CP) or -inf (never)."""
-    if not use_cp:
-        return np.full(c, -np.inf)
-    if b is None or n_hat_s is None:
-        return np.full(c, np.inf)
-    return b * dprime_factor * n_hat_s
-
-
-def _pts_class_stages(
-    itm: np.ndarray,
-    rep: np.ndarray,
-    perm: np.ndarray,
-    flipped: np.ndarray,
-    cands: np.ndarray,
-    cp_limit: np.ndarray,
-    it_r: int,
-    k: int,
-    d: int,
-    stage: _Stage,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Algorithm 2 for every class ``C`` with the users of ``perm`` who reported ``C``; the c x k table and CP flags."""
-    c = cp_limit.size
-    rep_rest = rep[perm]
-    order = np.argsort(rep_rest, kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(rep_rest, minlength=c))])
-    out = np.empty((c, k), dtype=np.int64)
-    cp_used = np.zeros(c, dtype=bool)
-    for C in range(c):
-        users = perm[order[bounds[C] : bounds[C + 1]]]
-        cp_used[C] = not (users.size > cp_limit[C])
-        out[C] = _pts_class_stage(itm, users, cands, it_r, k, d, stage, flipped if cp_used[C] else None)
-    return out, cp_used
-
-
-def _all_valid(r: int, g: np.ndarray) -> np.ndarray:
-    return np.ones(g.size, bool)
-
-
-def _pts_global_stage(
-    itm: np.ndarray,
-    rep: np.ndarray,
-    perm: np.ndarray,
-    grr: GRR,
-    a: float,
-    it_f: int,
-    c: int,
-    d: int,
-    k: int,
-    stage: _Stage,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Algorithm 1: a fraction ``a`` of the users (first in ``perm``) runs ``it_f`` global shuffling rounds.
-
-    Returns the surviving candidates, the other users and the class sizes ``n^_S``
-    estimated from the sample's reported labels.
-    """
-    a = check_probability(a, "a", open_low=True, open_high=True)
-    n_s = int(round(a * rep.size))
-    sample, rest = perm[:n_s], perm[n_s:]
-    n_hat_s = (np.bincount(rep[sample], minlength=c) - n_s * grr.q) / (grr.p - grr.q)
-    cands = _shuffle_stage(
-        itm, _all_valid, _split(sample, it_f), np.arange(d, dtype=np.int64), [(4 * k * c, 2 * k * c)] * it_f, d, stage
-    )
-    return cands, rest, n_hat_s
-
-
-def _pts_class_stage(
-    itm: np.ndarray,
-    users: np.ndarray,
-    cands: np.ndarray,
-    it_r: int,
-    k: int,
-    d: int,
-    stage: _Stage,
-    flipped: np.ndarray | None,
-) -> np.ndarray:
-    """Algorithm 2 for one class: ``it_r - 1`` shuffling rounds, then a last round keeping exactly ``k``.
-
-    With ``flipped`` given (CP on), a user whose label flipped is invalid in the last round.
-    """
-    groups = _split(users, it_r)
-    kept = cands
-    if it_r > 1:
-        kept = _shuffle_stage(itm, _all_valid, groups[:-1], kept, [(4 * k, 2 * k)] * (it_r - 1), d, stage)
-    last_valid = _all_valid if flipped is None else (lambda r, g: ~flipped[g])
-    kept = _shuffle_stage(itm, last_valid, groups[-1:], kept, [(max(1, kept.size), k)], d, stage)
-    return _pad(kept, k)
+    population = _UserPopulation(lab, itm, d, grr, gen, labels_first=True)
+    return _pts_opt_mine(population, c, d, k, a, b, use_global, use_cp, dprime_factor, grr, stage)
 
 
 # ---------------------------------------------------------------------------- truth, scores, registry
@@ -619,52 +672,62 @@ def score_topk(found: Any, truth: Any) -> dict[str, np.ndarray | float]:
 
 
 def _m(fn: Callable[..., TopKResult], **fixed: Any) -> Callable[..., TopKResult]:
-    def run(labels, items, c, d, k, epsilon, rng=None, **kw):
-        return fn(labels, items, c, d, k, epsilon, rng, **{**fixed, **kw})
+    """``fn`` with the options ``fixed`` set (options passed at the call override them)."""
+
+    def run(*args: Any, **kw: Any) -> TopKResult:
+        return fn(*args, **{**fixed, **kw})
 
     run.__doc__ = f"{fn.__name__} with {fixed}"
     return run
 
 
+#: every miner by name with its fixed options: the five methods of Figs 7-10, then the columns of
+#: Table III ("PTJ:<col>", "PTS:<col>"; each column adds one optimisation to the baseline).  Values:
+#: the miner ("hec", "ptj", "pts", "pts-opt") and its options; both entry points are built from it.
+_REGISTRY: dict[str, tuple[str, dict[str, Any]]] = {
+    "HEC": ("hec", {}),
+    "PTJ": ("ptj", {}),
+    "PTJ-S+VP": ("ptj", {"shuffling": True, "invalid": "vp"}),
+    "PTS": ("pts", {}),
+    "PTS-opt": ("pts-opt", {}),
+    "PTJ:Baseline": ("ptj", {}),
+    "PTJ:+VP": ("ptj", {"invalid": "vp"}),
+    "PTJ:+Shuffling": ("ptj", {"shuffling": True}),
+    "PTJ:All": ("ptj", {"shuffling": True, "invalid": "vp"}),
+    "PTS:Baseline": ("pts", {}),
+    "PTS:+Global": ("pts", {"use_global": True}),
+    "PTS:+VP": ("pts", {"invalid": "vp"}),
+    "PTS:+Shuffling": ("pts", {"shuffling": True}),
+    "PTS:All": ("pts-opt", {}),
+}
+
+
+def _registry(miners: dict[str, Callable[..., TopKResult]]) -> dict[str, Callable[..., TopKResult]]:
+    """Every name of :data:`_REGISTRY` bound to its miner in ``miners`` (by miner key) with its fixed options."""
+    return {name: _m(miners[kind], **fixed) for name, (kind, fixed) in _REGISTRY.items()}
+
+
+def _run_by_name(registry: dict[str, Callable[..., TopKResult]], method: Any, *args: Any, **options: Any) -> TopKResult:
+    """Call the miner named ``method`` in ``registry`` (a :func:`_registry`); ValueError naming the valid names."""
+    if not isinstance(method, str) or method not in registry:
+        raise ValueError(f"method must be one of {list(registry)}, got {method!r}")
+    return registry[method](*args, **options)
+
+
+_MINERS = _registry({"hec": hec_topk, "ptj": ptj_topk, "pts": pts_topk, "pts-opt": pts_optimised_topk})
 #: the five methods of Figs 7-10
-METHODS: dict[str, Callable[..., TopKResult]] = {
-    "HEC": _m(hec_topk),
-    "PTJ": _m(ptj_topk),
-    "PTJ-S+VP": _m(ptj_topk, shuffling=True, invalid="vp"),
-    "PTS": _m(pts_topk),
-    "PTS-opt": _m(pts_optimised_topk),
-}
+METHODS: dict[str, Callable[..., TopKResult]] = {name: _MINERS[name] for name in _REGISTRY if ":" not in name}
 #: Table III, PTJ half: each column adds one optimisation to the baseline
-ABLATION_PTJ: dict[str, Callable[..., TopKResult]] = {
-    "Baseline": _m(ptj_topk),
-    "+VP": _m(ptj_topk, invalid="vp"),
-    "+Shuffling": _m(ptj_topk, shuffling=True),
-    "All": _m(ptj_topk, shuffling=True, invalid="vp"),
-}
+ABLATION_PTJ: dict[str, Callable[..., TopKResult]] = {n[4:]: f for n, f in _MINERS.items() if n.startswith("PTJ:")}
 #: Table III, PTS half
-ABLATION_PTS: dict[str, Callable[..., TopKResult]] = {
-    "Baseline": _m(pts_topk),
-    "+Global": _m(pts_topk, use_global=True),
-    "+VP": _m(pts_topk, invalid="vp"),
-    "+Shuffling": _m(pts_topk, shuffling=True),
-    "All": _m(pts_optimised_topk),
-}
+ABLATION_PTS: dict[str, Callable[..., TopKResult]] = {n[4:]: f for n, f in _MINERS.items() if n.startswith("PTS:")}
 
 
 def mine_topk(
     method: str, labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, **options: Any
 ) -> TopKResult:
     """Run a miner by name (a key of :data:`METHODS`, or ``"PTJ:<col>"`` / ``"PTS:<col>"`` for Table III)."""
-    if method in METHODS:
-        fn = METHODS[method]
-    elif method.startswith("PTJ:") and method[4:] in ABLATION_PTJ:
-        fn = ABLATION_PTJ[method[4:]]
-    elif method.startswith("PTS:") and method[4:] in ABLATION_PTS:
-        fn = ABLATION_PTS[method[4:]]
-    else:
-        names = list(METHODS) + [f"PTJ:{x}" for x in ABLATION_PTJ] + [f"PTS:{x}" for x in ABLATION_PTS]
-        raise ValueError(f"method must be one of {names}, got {method!r}")
-    return fn(labels, items, c, d, k, epsilon, rng, **options)
+    return _run_by_name(_MINERS, method, labels, items, c, d, k, epsilon, rng, **options)
 
 
 # ---------------------------------------------------------------------------- Fig. 3: why prefixes mislead
