@@ -176,6 +176,37 @@ class _Stage:
         )
 
 
+def _pem_children(kept: np.ndarray | None, kept_len: int, ell: int, D: int) -> np.ndarray:
+    """The candidate suffixes of length ``ell`` of a PEM round, one row per kept suffix of length ``kept_len``.
+
+    Row ``i`` holds the extensions of ``kept[i]`` by ``ell - kept_len`` bits; in the first round
+    (``kept=None``) the single row holds all suffixes below ``min(2^ell, D)``.  Read column by
+    column (``.T.ravel()``) the candidates come pad-major, the order of the rounds' rankings.
+    Entries ``>= D`` end no value below ``D`` and are never candidates.
+    """
+    if kept is None:
+        return np.arange(min(2**ell, D), dtype=np.int64)[None, :]
+    pads = np.arange(2 ** (ell - kept_len), dtype=np.int64) << kept_len
+    return pads[None, :] | kept[:, None]
+
+
+def _shuffle_round(cands: np.ndarray, held: np.ndarray, n_users: int, B: int, keep: int, stage: Any) -> np.ndarray:
+    """One shuffling round: ``cands`` shuffled into ``B`` buckets, the ``keep`` best buckets' candidates survive.
+
+    ``held[v]`` is how many valid users of the round group hold value ``v`` (over the whole
+    domain), ``n_users`` the size of the group.  Returns the surviving candidates ordered by
+    their bucket's rank, best first.
+    """
+    perm, pos, n_buckets = shuffle_into_buckets(cands, B, stage.gen)
+    valid_counts = np.bincount(pos, weights=held[perm], minlength=n_buckets).astype(np.int64)
+    top = _top_positions(stage.counts(valid_counts, n_users), keep, stage.gen)
+    rank = np.full(n_buckets, -1)
+    rank[top] = np.arange(top.size)
+    r_of = rank[pos]
+    sel = r_of >= 0
+    return perm[sel][np.argsort(r_of[sel], kind="stable")]
+
+
 def _pem_stage(
     values: np.ndarray,
     valid: np.ndarray,
@@ -195,12 +226,8 @@ def _pem_stage(
     can end with are never candidates.
     """
     for ell, g in zip(levels, groups):
-        if kept is None:
-            cand = np.arange(min(2**ell, D), dtype=np.int64)
-        else:
-            pads = np.arange(2 ** (ell - kept_len), dtype=np.int64) << kept_len
-            cand = (pads[:, None] | kept[None, :]).ravel()
-            cand = cand[cand < D]
+        cand = _pem_children(kept, kept_len, ell, D).T.ravel()
+        cand = cand[cand < D]
         mask = (1 << ell) - 1
         hist = np.bincount(values[g][valid[g]] & mask, minlength=mask + 1)
         kept = cand[_top_positions(stage.counts(hist[cand], g.size), K, stage.gen)]
@@ -224,16 +251,8 @@ def _shuffle_stage(
     candidates ordered by their bucket's rank (best first).
     """
     for r, (g, (B, keep)) in enumerate(zip(groups, schedule)):
-        ok = valid_fn(r, g)
-        hist = np.bincount(values[g][ok], minlength=D)
-        perm, pos, n_buckets = shuffle_into_buckets(cands, B, stage.gen)
-        valid_counts = np.bincount(pos, weights=hist[perm], minlength=n_buckets).astype(np.int64)
-        top = _top_positions(stage.counts(valid_counts, g.size), keep, stage.gen)
-        rank = np.full(n_buckets, -1)
-        rank[top] = np.arange(top.size)
-        r_of = rank[pos]
-        sel = r_of >= 0
-        cands = perm[sel][np.argsort(r_of[sel], kind="stable")]
+        hist = np.bincount(values[g][valid_fn(r, g)], minlength=D)
+        cands = _shuffle_round(cands, hist, g.size, B, keep, stage)
     return cands
 
 

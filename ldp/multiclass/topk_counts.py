@@ -34,21 +34,25 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon, check_int, check_probability
+from .._checks import as_generator, check_epsilon
 from ..oracles import GRR
 from .frameworks import check_table, split_budget
 from .samplers import grr_stay_arrive
 from .topk import (
     TopKResult,
     _check_cp_test,
-    _cp_limits,
-    _pad,
-    _split_per_class,
+    _check_sizes,
+    _mine_rows,
+    _pem_children,
+    _ptj_mine,
+    _pts_mine,
+    _pts_opt_mine,
+    _registry,
+    _run_by_name,
+    _shuffle_round,
     _Stage,
     _top_positions,
-    iteration_counts,
     pem_levels,
-    shuffle_into_buckets,
 )
 
 __all__ = ["RoundPool", "split_sizes", "mine_topk_table", "TABLE_METHODS"]
@@ -168,13 +172,8 @@ def _pem_rounds(
     for ell, size, n_round in zip(levels, sizes, n_users):
         mask = (1 << ell) - 1
         totals = np.bincount(values & mask, weights=counts, minlength=mask + 1).astype(np.int64)
-        if kept is None:
-            cand = np.arange(min(2**ell, D), dtype=np.int64)
-            children = cand[None, :]
-        else:
-            pads = np.arange(2 ** (ell - kept_len), dtype=np.int64) << kept_len
-            children = pads[None, :] | kept[:, None]  # row: the extensions of one kept suffix
-            cand = children.T.ravel()  # the order of topk._pem_stage: pad-major
+        children = _pem_children(kept, kept_len, ell, D)  # row: the extensions of one kept suffix
+        cand = children.T.ravel()  # pad-major, as in topk._pem_stage
         ok = children < D
         child_tot = np.where(ok, totals[children], 0)
         # nothing drawn yet: every user of a candidate is still in the pool; else spread each kept suffix's users
@@ -213,32 +212,74 @@ def _shuffle_rounds(
         x = pool.draw(size)
         if valid is not None and r == n_rounds - 1:
             x = valid(pool.values, x)
-        perm, pos, n_buckets = shuffle_into_buckets(cands, B, stage.gen)
-        held = pool.dense(x)[perm]
-        valid_counts = np.bincount(pos, weights=held, minlength=n_buckets).astype(np.int64)
-        top = _top_positions(stage.counts(valid_counts, int(size)), keep, stage.gen)
-        rank = np.full(n_buckets, -1)
-        rank[top] = np.arange(top.size)
-        r_of = rank[pos]
-        sel = r_of >= 0
-        cands = perm[sel][np.argsort(r_of[sel], kind="stable")]
+        cands = _shuffle_round(cands, pool.dense(x), int(size), B, keep, stage)
         live = np.zeros(pool.domain, dtype=bool)
         live[cands] = True
         pool.keep(live[pool.values])
     return cands
 
 
-def _class_shuffle(pool: RoundPool, cands: np.ndarray, it_r: int, k: int, stage: Any, valid: Any = None) -> np.ndarray:
-    """Algorithm 2 for one class as :func:`ldp.multiclass.topk._pts_class_stage`, on the class's pool.
+class _PoolRounds:
+    """The count-level round engine: a group is a number of users drawn from ``pool``.
 
-    ``valid``: the CP rule of the last round (see :func:`_shuffle_rounds`), or None.
+    It has the members of the per-user engine of :mod:`ldp.multiclass.topk`, so the miners'
+    schedules there drive it too: ``size`` is the number of users in the pool, ``groups(parts)``
+    the sizes of an equal cut of them, ``pem`` and ``shuffle`` run :func:`_pem_rounds` and
+    :func:`_shuffle_rounds`.
     """
-    sizes = split_sizes(pool.total, it_r)
-    kept = cands
-    if it_r > 1:
-        kept = _shuffle_rounds(pool, sizes[:-1], kept, [(4 * k, 2 * k)] * (it_r - 1), stage)
-    kept = _shuffle_rounds(pool, sizes[-1:], kept, [(max(1, kept.size), k)], stage, valid=valid)
-    return _pad(kept, k)
+
+    def __init__(self, pool: RoundPool, D: int, stage: Any) -> None:
+        self.pool, self.D, self.stage = pool, D, stage
+
+    @property
+    def size(self) -> int:
+        return self.pool.total
+
+    def groups(self, parts: int) -> np.ndarray:
+        return split_sizes(self.pool.total, parts)
+
+    def pem(
+        self, groups: np.ndarray, levels: list[int], K: int, kept: np.ndarray | None = None, kept_len: int = 0
+    ) -> np.ndarray:
+        return _pem_rounds(self.pool, groups, levels, self.D, K, self.stage, kept, kept_len)
+
+    def shuffle(
+        self, groups: np.ndarray, cands: np.ndarray, schedule: list[tuple[int, int]], valid: Any = None
+    ) -> np.ndarray:
+        return _shuffle_rounds(self.pool, groups, cands, schedule, self.stage, valid)
+
+
+class _TablePopulation:
+    """A PTS miner's population as its ``c x d`` table: a global sample is drawn off it, the rest grouped by label.
+
+    With ``labels_first`` the global sample also reports its labels (Algorithm 1): their counts
+    are drawn by GRR at count level.  The other users' labels are perturbed by
+    :func:`ldp.multiclass.samplers.grr_stay_arrive`, which also says who kept their label (CP).
+    """
+
+    def __init__(self, tab: np.ndarray, grr: GRR, gen: np.random.Generator, labels_first: bool) -> None:
+        self.rest, self.grr, self.gen, self.labels_first = tab, grr, gen, labels_first
+
+    def global_sample(self, a: float, stage: Any) -> tuple[_PoolRounds, np.ndarray | None]:
+        """Draw ``round(a·n)`` users at random: their engine and reported labels per class (or None)."""
+        tab, gen = self.rest, self.gen
+        n_s = int(round(a * tab.sum()))
+        sample = _sub_table(tab, _class_split(tab, np.array([n_s, tab.sum() - n_s]), gen)[0], gen)
+        self.rest = tab - sample
+        reported = self.grr.simulate_counts(sample.sum(axis=1), gen) if self.labels_first else None
+        return _PoolRounds(RoundPool(sample.sum(axis=0), 0, gen), tab.shape[1], stage), reported
+
+    def classes(self, stage: Any) -> list[tuple[_PoolRounds, Any]]:
+        """Per reported class, the engine over its users and CP's rule for the last round (:func:`_kept_label`)."""
+        stay, arrive = grr_stay_arrive(self.rest, self.grr.p, rng=self.gen)
+        d = self.rest.shape[1]
+        return [
+            (
+                _PoolRounds(RoundPool(stay[C] + arrive[C], 0, self.gen), d, stage),
+                _kept_label(stay[C], arrive[C], self.gen),
+            )
+            for C in range(self.rest.shape[0])
+        ]
 
 
 def _valid_per_round(m: int, n: int, sizes: np.ndarray, gen: np.random.Generator) -> np.ndarray:
@@ -279,12 +320,7 @@ def _sub_table(table: np.ndarray, per_class: np.ndarray, gen: np.random.Generato
 # ---------------------------------------------------------------------------- miners on a table
 def _check(table: Any, k: int, epsilon: float) -> tuple[np.ndarray, int, int, int, float]:
     tab = check_table(table).astype(np.int64)
-    c, d = tab.shape
-    c = check_int(c, "c", minimum=2)
-    d = check_int(d, "d", minimum=2)
-    k = check_int(k, "k", minimum=1)
-    if k > d:
-        raise ValueError(f"k must be <= the number of items d={d}, got k={k}")
+    c, d, k = _check_sizes(*tab.shape, k)
     if tab.sum() < 1:
         raise ValueError("table is empty: at least one user is needed")
     return tab, c, d, k, check_epsilon(epsilon)
@@ -307,15 +343,15 @@ def hec_topk_table(
     levels = pem_levels(d, k, m_ext)
     group_sizes = split_sizes(tab.sum(), c)
     comp = _class_split(tab, group_sizes, gen)
-    out = np.empty((c, k), dtype=np.int64)
-    for j in range(c):
+
+    def mine(j: int) -> np.ndarray:
         # group j: comp[j, j] users of class j (valid) among group_sizes[j]; each round takes a random part of the
         # group, whose valid users are a random subset of class j's users not yet drawn (drawn from the class's row)
         sizes = split_sizes(group_sizes[j], len(levels))
         valid = _valid_per_round(int(comp[j, j]), int(group_sizes[j]), sizes, gen)
-        pool = RoundPool(tab[j], 0, gen)
-        out[j] = _pad(_pem_rounds(pool, valid, levels, d, k, stage, n_users=sizes), k)
-    return TopKResult(out, len(levels), {"levels": levels})
+        return _pem_rounds(RoundPool(tab[j], 0, gen), valid, levels, d, k, stage, n_users=sizes)
+
+    return TopKResult(_mine_rows(c, k, mine), len(levels), {"levels": levels})
 
 
 def ptj_topk_table(
@@ -332,24 +368,7 @@ def ptj_topk_table(
     tab, c, d, k, eps = _check(table, k, epsilon)
     gen = as_generator(rng)
     stage = _Stage(eps, invalid, "count", gen)
-    D, K = c * d, c * k
-    pool = RoundPool(tab.ravel(), 0, gen)
-    n = int(tab.sum())
-    if shuffling:
-        it = iteration_counts(D, K)[0]
-        sizes = split_sizes(n, it)
-        kept = np.arange(D, dtype=np.int64)
-        if it > 1:
-            kept = _shuffle_rounds(pool, sizes[:-1], kept, [(4 * K, 2 * K)] * (it - 1), stage)
-        kept = _shuffle_rounds(pool, sizes[-1:], kept, [(max(1, kept.size), K)], stage)
-        rounds, info = it, {"IT": it}
-    else:
-        levels = pem_levels(D, K, m_ext)
-        kept = _pem_rounds(pool, split_sizes(n, len(levels)), levels, D, K, stage)
-        rounds, info = len(levels), {"levels": levels}
-    out = _split_per_class(kept, c, d, k)
-    info["empty_slots"] = int(np.count_nonzero(out < 0))
-    return TopKResult(out, rounds, info)
+    return _ptj_mine(_PoolRounds(RoundPool(tab.ravel(), 0, gen), c * d, stage), c, d, k, shuffling, m_ext)
 
 
 def pts_topk_table(
@@ -370,38 +389,9 @@ def pts_topk_table(
     tab, c, d, k, eps = _check(table, k, epsilon)
     e1, e2 = split_budget(eps, epsilon1, epsilon2)
     gen = as_generator(rng)
-    info: dict[str, Any] = {}
-    start_cands, start_len, class_levels = None, 0, pem_levels(d, k, m_ext)
-    rest = tab
-    if use_global:
-        a = check_probability(a, "a", open_low=True, open_high=True)
-        n_s = int(round(a * tab.sum()))
-        g_levels = pem_levels(d, c * k, m_ext)
-        h = len(g_levels) // 2
-        sample = _sub_table(tab, _class_split(tab, np.array([n_s, tab.sum() - n_s]), gen)[0], gen)
-        rest = tab - sample
-        if h >= 1:
-            g_stage = _Stage(eps, invalid, "count", gen)
-            pool = RoundPool(sample.sum(axis=0), 0, gen)
-            start_cands = _pem_rounds(pool, split_sizes(n_s, h), g_levels[:h], d, c * k, g_stage)
-            info["global_levels"], class_levels, start_len = g_levels[:h], g_levels[h:], g_levels[h - 1]
-    grr = GRR(e1, c)
-    stay, arrive = grr_stay_arrive(rest, grr.p, rng=gen)
-    reported = stay + arrive
-    stage = _Stage(e2, invalid, "count", gen)
-    out = np.empty((c, k), dtype=np.int64)
-    if shuffling:
-        it = iteration_counts(d, k)[0]
-        info["IT"] = it
-    for C in range(c):
-        pool = RoundPool(reported[C], 0, gen)
-        if shuffling:
-            out[C] = _class_shuffle(pool, np.arange(d, dtype=np.int64), it, k, stage)
-        else:
-            sizes = split_sizes(pool.total, len(class_levels))
-            out[C] = _pad(_pem_rounds(pool, sizes, class_levels, d, k, stage, start_cands, start_len), k)
-    rounds = info.get("IT", len(class_levels) + len(info.get("global_levels", [])))
-    return TopKResult(out, rounds, info)
+    population = _TablePopulation(tab, GRR(e1, c), gen, labels_first=False)
+    global_stage, class_stage = _Stage(eps, invalid, "count", gen), _Stage(e2, invalid, "count", gen)
+    return _pts_mine(population, c, d, k, shuffling, use_global, a, m_ext, global_stage, class_stage)
 
 
 def pts_optimised_topk_table(
@@ -431,35 +421,8 @@ def pts_optimised_topk_table(
     gen = as_generator(rng)
     stage = _Stage(e2, "vp", "count", gen)
     grr = GRR(e1, c)
-    it, it_f, it_r = iteration_counts(d, k)
-    if not use_global:
-        it_f, it_r = 0, it
-    info: dict[str, Any] = {"IT": it, "IT_f": it_f, "IT_r": it_r}
-    cands = np.arange(d, dtype=np.int64)
-    n_hat_s = None
-    rest = tab
-    if it_f > 0:
-        a = check_probability(a, "a", open_low=True, open_high=True)
-        n_s = int(round(a * tab.sum()))
-        sample = _sub_table(tab, _class_split(tab, np.array([n_s, tab.sum() - n_s]), gen)[0], gen)
-        rest = tab - sample
-        rep_s = grr.simulate_counts(sample.sum(axis=1), gen)
-        n_hat_s = (rep_s - n_s * grr.q) / (grr.p - grr.q)
-        pool = RoundPool(sample.sum(axis=0), 0, gen)
-        cands = _shuffle_rounds(pool, split_sizes(n_s, it_f), cands, [(4 * k * c, 2 * k * c)] * it_f, stage)
-        info["global_candidates"] = int(cands.size)
-    stay, arrive = grr_stay_arrive(rest, grr.p, rng=gen)
-    cp_limit = _cp_limits(c, use_cp, b, dprime_factor, n_hat_s)
-    out = np.empty((c, k), dtype=np.int64)
-    cp_used = np.zeros(c, dtype=bool)
-    for C in range(c):
-        n_C = int(stay[C].sum() + arrive[C].sum())
-        cp_used[C] = not (n_C > cp_limit[C])
-        pool = RoundPool(stay[C] + arrive[C], 0, gen)
-        kept_label = _kept_label(stay[C], arrive[C], gen) if cp_used[C] else None
-        out[C] = _class_shuffle(pool, cands, it_r, k, stage, valid=kept_label)
-    info["cp_used"] = cp_used
-    return TopKResult(out, it, info)
+    population = _TablePopulation(tab, grr, gen, labels_first=True)
+    return _pts_opt_mine(population, c, d, k, a, b, use_global, use_cp, dprime_factor, grr, stage)
 
 
 def _kept_label(stay: np.ndarray, arrive: np.ndarray, gen: np.random.Generator) -> Any:
@@ -478,35 +441,12 @@ def _kept_label(stay: np.ndarray, arrive: np.ndarray, gen: np.random.Generator) 
     return valid
 
 
-def _m(fn: Any, **fixed: Any) -> Any:
-    def run(table, k, epsilon, rng=None, **kw):
-        return fn(table, k, epsilon, rng, **{**fixed, **kw})
-
-    run.__doc__ = f"{fn.__name__} with {fixed}"
-    return run
-
-
 #: the count-level counterpart of every miner of :data:`ldp.multiclass.topk.METHODS` and the ablations
-TABLE_METHODS: dict[str, Any] = {
-    "HEC": _m(hec_topk_table),
-    "PTJ": _m(ptj_topk_table),
-    "PTJ-S+VP": _m(ptj_topk_table, shuffling=True, invalid="vp"),
-    "PTS": _m(pts_topk_table),
-    "PTS-opt": _m(pts_optimised_topk_table),
-    "PTJ:Baseline": _m(ptj_topk_table),
-    "PTJ:+VP": _m(ptj_topk_table, invalid="vp"),
-    "PTJ:+Shuffling": _m(ptj_topk_table, shuffling=True),
-    "PTJ:All": _m(ptj_topk_table, shuffling=True, invalid="vp"),
-    "PTS:Baseline": _m(pts_topk_table),
-    "PTS:+Global": _m(pts_topk_table, use_global=True),
-    "PTS:+VP": _m(pts_topk_table, invalid="vp"),
-    "PTS:+Shuffling": _m(pts_topk_table, shuffling=True),
-    "PTS:All": _m(pts_optimised_topk_table),
-}
+TABLE_METHODS: dict[str, Any] = _registry(
+    {"hec": hec_topk_table, "ptj": ptj_topk_table, "pts": pts_topk_table, "pts-opt": pts_optimised_topk_table}
+)
 
 
 def mine_topk_table(method: str, table: Any, k: int, epsilon: float, rng: Any = None, **options: Any) -> TopKResult:
     """Run the count-level miner called ``method`` (the names of :func:`ldp.multiclass.topk.mine_topk`)."""
-    if method not in TABLE_METHODS:
-        raise ValueError(f"method must be one of {list(TABLE_METHODS)}, got {method!r}")
-    return TABLE_METHODS[method](table, k, epsilon, rng, **options)
+    return _run_by_name(TABLE_METHODS, method, table, k, epsilon, rng, **options)
