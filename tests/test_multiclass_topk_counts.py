@@ -272,3 +272,94 @@ def test_count_level_miners_validate_and_reproduce():
         TC.mine_topk_table("PTS", table, 5, 4.0)
     with pytest.raises(ValueError, match="epsilon"):
         TC.mine_topk_table("PTS", table, 2, -1.0)
+
+
+# ---------------------------------------------------------------------------- one code path for both entry points
+ALL_NAMES = list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ] + [f"PTS:{x}" for x in T.ABLATION_PTS]
+
+
+@pytest.mark.parametrize("method", ALL_NAMES)
+def test_both_entry_points_run_the_same_schedule_for_every_name(method):
+    """A name means the same miner with the same fixed options at both entry points: same rounds and schedule."""
+    table = np.array([[400, 300, 200, 100] * 16, [100, 200, 300, 400] * 16, [250] * 64])
+    lab, itm = table_to_pairs(table, rng=0)
+    users = T.mine_topk(method, lab, itm, 3, 64, 2, 2.0, rng=1)
+    counts = TC.mine_topk_table(method, table, 2, 2.0, rng=1)
+    assert users.rounds == counts.rounds
+    assert users.info.keys() == counts.info.keys()
+    for key in ("levels", "global_levels", "IT", "IT_f", "IT_r"):
+        assert users.info.get(key) == counts.info.get(key)
+    assert list(TC.TABLE_METHODS) == ALL_NAMES
+
+
+@pytest.mark.parametrize("method", ["XYZ", 5, None])
+def test_unknown_method_is_refused_alike_by_both_entry_points(method):
+    """Both entry points list the same names; a non-string name is a ValueError too (was an AttributeError)."""
+    table = np.array([[30, 20, 10, 5], [5, 10, 20, 30]])
+    lab, itm = table_to_pairs(table, rng=0)
+    with pytest.raises(ValueError) as user_err:
+        T.mine_topk(method, lab, itm, 2, 4, 2, 1.0, rng=0)
+    with pytest.raises(ValueError) as count_err:
+        TC.mine_topk_table(method, table, 2, 1.0, rng=0)
+    assert str(user_err.value) == str(count_err.value)
+    assert all(name in str(user_err.value) for name in ALL_NAMES)
+
+
+class _Recorder:
+    """A round engine that records the shuffling calls it gets and keeps the first ``keep`` candidates."""
+
+    def __init__(self):
+        self.calls = []
+
+    def shuffle(self, groups, cands, schedule, valid=None):
+        self.calls.append((list(groups), list(schedule), valid))
+        return cands[: schedule[-1][1]]
+
+
+@pytest.mark.parametrize("n_groups", [1, 2, 4])
+def test_shuffle_to_k_runs_4k_2k_rounds_then_a_singleton_round_with_the_cp_rule(n_groups):
+    rec, rule = _Recorder(), object()
+    kept = T._shuffle_to_k(rec, list(range(n_groups)), np.arange(100), 3, rule)
+    assert kept.tolist() == [0, 1, 2]
+    *first, last = rec.calls
+    if n_groups > 1:
+        assert first == [(list(range(n_groups - 1)), [(12, 6)] * (n_groups - 1), None)]
+        assert last == ([n_groups - 1], [(6, 3)], rule)  # one bucket per survivor (6) keeping exactly k
+    else:
+        assert first == [] and last == ([0], [(100, 3)], rule)
+
+
+class _Noiseless:
+    """A round step that reports the true counts (for checking what a round keeps)."""
+
+    def __init__(self, seed):
+        self.gen = np.random.default_rng(seed)
+
+    def counts(self, valid_counts, n_users):
+        return valid_counts
+
+
+def test_shuffle_round_keeps_the_best_buckets_best_first():
+    held = np.array([5, 0, 9, 1, 7, 3, 0, 8])
+    cands = np.array([0, 2, 3, 4, 5, 7])
+    singles = T._shuffle_round(cands, held, int(held.sum()), cands.size, 3, _Noiseless(0))
+    assert singles.tolist() == [2, 7, 4]
+    checked = 0
+    for seed in range(20):  # buckets of two: the kept candidates are exactly those of the two heaviest buckets
+        perm, pos, n_buckets = T.shuffle_into_buckets(cands, 3, np.random.default_rng(seed))
+        kept = T._shuffle_round(cands, held, int(held.sum()), 3, 2, _Noiseless(seed))
+        sums = np.bincount(pos, weights=held[perm], minlength=n_buckets)
+        best = np.argsort(-sums, kind="stable")[:2]
+        if sums[best[0]] > sums[best[1]] > np.delete(sums, best).max():  # no ties: the ranking is determined
+            checked += 1
+            assert sorted(kept.tolist()) == sorted(perm[np.isin(pos, best)].tolist())
+            assert held[kept[:2]].sum() == sums[best[0]]  # the best bucket's candidates come first
+    assert checked >= 5
+
+
+def test_pem_children_extend_each_kept_suffix_pad_major():
+    kids = T._pem_children(np.array([1, 3]), 2, 3, 7)
+    assert kids.tolist() == [[1, 5], [3, 7]]
+    assert kids.T.ravel().tolist() == [1, 3, 5, 7]  # pad-major: every kept suffix with pad 0, then with pad 1
+    assert ((kids & 0b11) == np.array([[1], [3]])).all()
+    assert T._pem_children(None, 0, 3, 6).tolist() == [[0, 1, 2, 3, 4, 5]]
