@@ -23,6 +23,11 @@ distribution from the ``c x d`` table, so a trial costs O(cells) instead of O(us
   the labels; per cell the users who keep their label are binomial, and those who
   move go uniformly to the other labels.
 
+The miners' schedules (round counts, PEM levels, the global stage, the b-test, the result
+table) are the code of :mod:`ldp.multiclass.topk` itself, driven here by a count-level round
+engine (``_PoolRounds``) instead of the per-user one; both entry points take their method names
+and fixed options from one registry.
+
 Every draw of a trial comes from one generator, so a trial is reproducible; it is not
 the random stream of the per-user miners, only the same law (tested in
 ``tests/test_multiclass_topk_counts.py`` against the per-user miners with chi-square tests).
