@@ -261,11 +261,11 @@ class _Reports:
             if basic:
                 counts = mech.simulate_counts(np.bincount(x, minlength=mech.m), gen)
                 return mech.estimate_counts(counts, n_rows)
-            reports = mech.perturb(x, gen).ravel()
-            # the pool holds this combination densely (m cells), so a dense count costs no more memory
-            # than the pool itself; the non-zero cells in ascending order are np.unique's output
-            dense = np.bincount(reports, minlength=mech.m)
-            idx = np.flatnonzero(dense).astype(reports.dtype, copy=False)
+            # per-user reports counted chunk by chunk (the same draws as perturb); the pool holds this
+            # combination densely (m cells) anyway, and the non-zero cells in ascending order are
+            # what np.unique of the reports would give
+            dense = mech.perturb_and_count(x, gen)
+            idx = np.flatnonzero(dense)
             cnt = dense[idx]
             scale = 1.0 / (n_rows * (mech.p - mech.q))
             return idx, cnt * scale, -mech.q / (mech.p - mech.q)
