@@ -35,9 +35,11 @@ def grow_from_counts(
         for c, m_c in enumerate(sizes):
             col = columns[c][rows]
             # one weighted bincount over (value, label) cells; each cell still adds its users' weights
-            # in row order from 0, so the sums are those of one bincount per label
+            # in row order from 0, so the sums are those of one bincount per label.  The table is made
+            # C-contiguous (label rows) as np.stack made it: numpy's pairwise sums over a row, used
+            # by the split search, depend on the memory layout, and a transposed view changes ties.
             cells = (col[:, None] * m_l + labels).ravel()
-            C = np.bincount(cells, weights=sup, minlength=m_c * m_l).reshape(m_c, m_l).T
+            C = np.ascontiguousarray(np.bincount(cells, weights=sup, minlength=m_c * m_l).reshape(m_c, m_l).T)
             n_a = np.bincount(col, minlength=m_c)
             stats[c] = np.clip((C - q * n_a[None, :]) / (p - q), 0, None)
         totals = stats[0].sum(axis=1) if stats else None
