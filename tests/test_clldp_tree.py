@@ -54,6 +54,59 @@ def test_groups_by_first_appearance_matches_a_dict_loop():
     assert all(list(m) == by_key[int(k)] for k, m in got)
 
 
+def test_groups_by_first_appearance_edge_cases():
+    """Empty input, one key, large int64 keys and keys reached through a 2-D array behave like the dict loop."""
+    assert groups_by_first_appearance(np.zeros(0, dtype=np.int64)) == []
+    [(k, m)] = groups_by_first_appearance(np.array([5]))
+    assert int(k) == 5 and m.tolist() == [0]
+    keys = np.array([2**62, -3, 2**62, 7, -3, -3, 2**40])
+    got = groups_by_first_appearance(keys)
+    assert [int(k) for k, _ in got] == [2**62, -3, 7, 2**40]
+    assert [m.tolist() for _, m in got] == [[0, 2], [1, 4, 5], [3], [6]]
+    assert [m.tolist() for _, m in groups_by_first_appearance(keys.reshape(1, -1))] == [[0, 2], [1, 4, 5], [3], [6]]
+
+
+def test_grow_from_counts_equals_one_bincount_per_label():
+    """The one-bincount-per-attribute CART builds the same tree, to the last bit, as one bincount per label."""
+    from ldp.clldp.tree.cart import grow_from_counts
+    from ldp.clldp.tree.nodes import TreeNode, decide
+
+    def per_label(X, support, sizes, p, q, dep):
+        m_l = support.shape[1]
+        root = TreeNode(1)
+        prior = np.clip((support.sum(axis=0) - q * X.shape[0]) / (p - q), 0, None)
+        fallback = prior / prior.sum() if prior.sum() > 0 else np.full(m_l, 1.0 / m_l)
+        frontier = [(root, np.arange(X.shape[0]))]
+        while frontier:
+            node, rows = frontier.pop()
+            stats = {}
+            for c, m_c in enumerate(sizes):
+                col = X[rows, c]
+                C = np.stack([np.bincount(col, weights=support[rows, lab], minlength=m_c) for lab in range(m_l)])
+                stats[c] = np.clip((C - q * np.bincount(col, minlength=m_c)[None, :]) / (p - q), 0, None)
+            for child in decide(node, stats, stats[0].sum(axis=1), dep, fallback):
+                a, v, eq = child.constraints[-1]
+                frontier.append((child, rows[(X[rows, a] == v) if eq else (X[rows, a] != v)]))
+        return root
+
+    def exact(node):  # the whole tree with unrounded leaf distributions
+        if node is None:
+            return None
+        dist = None if node.dist is None else node.dist.tolist()
+        return (node.constraints, node.attr, node.value, node.decided, dist, exact(node.yes), exact(node.no))
+
+    g = np.random.default_rng(12)
+    sizes = [5, 60, 3, 41]  # attributes with many values: numpy's pairwise sums depend on the memory layout
+    X = np.column_stack([g.integers(0, s, size=6000) for s in sizes])
+    y = ((X[:, 0] >= 2) ^ (X[:, 2] == 1)).astype(int) + (X[:, 3] % 7 == 4)
+    one_hot = np.eye(3)[y]
+    for trial in range(8):
+        noisy = one_hot * 0.6 + g.random((6000, 3)) * 0.37  # non-integer weights: summation order matters
+        for support, p, q in ((one_hot, 1.0, 0.0), (noisy, 0.7, 0.2)):
+            got = exact(grow_from_counts(X, support, sizes, p, q, 5))
+            assert got == exact(per_label(X, support, sizes, p, q, 5)), trial
+
+
 def test_report_groups_match_unique_rows():
     g = np.random.default_rng(2)
     cols = (g.integers(0, 4, 500), g.integers(1, 3, 500), g.choice([0.3, 0.7, 1.0], 500), g.choice([0.5, 0.25], 500))

@@ -179,6 +179,53 @@ def test_support_counts_equal_brute_force_across_chunks():
 
 
 @pytest.mark.parametrize(
+    "oracle",
+    [
+        OLH(1.0, 40),
+        BLH(2.0, 33),
+        LocalHashing(1.0, 9, 5, prime=11),
+        LocalHashing(2.0, 30, 70_000),
+        LocalHashing(3.0, 12, 2**31),
+    ],
+    ids=["OLH", "BLH", "LH-prime11", "LH-g-beyond-table", "LH-g-above-prime"],
+)
+def test_perturb_and_count_is_perturb_then_count(oracle):
+    """The fused per-user path (what sample_support uses) gives the same counts for the same stream,
+    across the 65 536-user chunk boundary, for bucket bounds from the table (g <= 2^16) and from division."""
+    x = np.random.default_rng(5).integers(0, oracle.d, size=70_000)
+    r = oracle.perturb(x, 21)
+    brute = (oracle.hash_values(r.a[:, None], r.b[:, None], np.arange(oracle.d)[None, :]) == r.y[:, None]).sum(axis=0)
+    assert np.array_equal(oracle.support_counts(r), brute)
+    assert np.array_equal(oracle.perturb_and_count(x, 21), brute)
+    counts = np.bincount(x, minlength=oracle.d)
+    (pop,) = oracle.population(counts)
+    assert np.array_equal(oracle.sample_support(counts, 8), oracle.support_counts(oracle.perturb(pop, 8)))
+
+
+@pytest.mark.parametrize(
+    "g,P",
+    [
+        (2, MERSENNE31),
+        (4, MERSENNE31),
+        (149, MERSENNE31),
+        (5, 11),
+        (65_536, MERSENNE31),
+        (65_537, MERSENNE31),
+        (2**31, MERSENNE31),
+    ],
+)
+def test_bucket_bounds_are_ceil_y_p_over_g(g, P):
+    """Table and per-user bounds agree with lo_y = ceil(yP/g), width = ceil((y+1)P/g) - ceil(yP/g), exactly."""
+    o = LocalHashing(1.0, 5, g, prime=P)
+    y = np.unique(np.r_[np.arange(min(g, 50)), g - 1 - np.arange(min(g, 50)), g // 2]).astype(np.int64)
+    lo, width = o._bucket_bounds(y)
+    exact_lo = [-((-int(v) * P) // g) for v in y]
+    exact_hi = [-((-(int(v) + 1) * P) // g) for v in y]
+    assert lo.dtype == width.dtype == np.uint32
+    assert lo.tolist() == exact_lo and width.tolist() == [h - lo_ for h, lo_ in zip(exact_hi, exact_lo)]
+
+
+@pytest.mark.parametrize(
     "oracle", [OLH(1.0, 8), BLH(2.0, 8), LocalHashing(1.0, 8, 4, prime=11)], ids=["OLH", "BLH", "LH-prime11"]
 )
 def test_estimator_unbiased_and_variance_matches_closed_form(oracle):

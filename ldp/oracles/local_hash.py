@@ -52,6 +52,11 @@ tracks ``u = z(v) - lo_y mod P`` in ``uint32`` (all values stay below
 over a chunk of users (add, subtract, minimum, compare, count); the Python loop
 runs over items and user chunks, never over users, and memory is O(chunk).
 On the 2-core reference machine, n = 10^6 and d = 1000 take about 0.4 s.
+The bucket bounds ``lo_y`` and widths come from a table of ``g`` entries (for
+``g <= 2^16``), and :meth:`LocalHashing.perturb_and_count` (used by
+``sample_support``) counts its own reports without re-validating them; both give
+the same counts as :meth:`LocalHashing.perturb` followed by
+:meth:`LocalHashing.support_counts` for the same ``rng``.
 
 There is no exact count-level sampler: the support indicators of different
 items in one report are dependent (they share ``H``), so the support-count
@@ -73,6 +78,9 @@ MERSENNE31 = 2**31 - 1
 
 #: users processed together in :meth:`LocalHashing.support_counts` (arrays stay in cache)
 _CHUNK = 1 << 16
+
+#: largest hash range for which bucket bounds come from a table of ``g`` entries
+_MAX_BUCKET_TABLE = 1 << 16
 
 #: largest number of channel columns :meth:`LocalHashing.channel` will enumerate
 _MAX_CHANNEL_COLUMNS = 1 << 20
@@ -326,27 +334,60 @@ class LocalHashing(FrequencyOracle):
         ``lo_y = ceil(y P / g)``.
         """
         a, b, y = self._check_reports(reports)
-        P, g, d = self.prime, self.g, self.d
+        return self._count(a, b, y)
+
+    def perturb_and_count(self, x: Any, rng: Any = None) -> np.ndarray:
+        """:meth:`perturb` then :meth:`support_counts`, the same counts for the same ``rng``.
+
+        The reports are built exactly as :meth:`perturb` builds them (same draws, same
+        order) and counted without the validation pass that reports from outside need.
+        """
+        a, b, y = self.perturb(x, rng)
+        return self._count(a, b, y)
+
+    def _bucket_bounds(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``lo_y = ceil(y P/g)`` and the width ``hi_y - lo_y`` of every report's bucket, as uint32.
+
+        For ``g <= 2^16`` both come from an O(g) table (one gather per user instead of
+        two int64 divisions); larger ``g`` divides per user.  The values are the same.
+        """
+        P, g = self.prime, self.g
+        if g <= _MAX_BUCKET_TABLE:
+            edges = -((-np.arange(g + 1, dtype=np.int64) * P) // g)  # ceil(j P / g), j = 0..g
+            lo_t = edges[:-1].astype(np.uint32)
+            width_t = np.diff(edges).astype(np.uint32)
+            return lo_t[y], width_t[y]
         lo = -((-y * P) // g)
-        width = (-((-(y + 1) * P) // g) - lo).astype(np.uint32)
-        u_all = ((b - lo) % P).astype(np.uint32)
+        width = -((-(y + 1) * P) // g) - lo
+        return lo.astype(np.uint32), width.astype(np.uint32)
+
+    def _count(self, a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Support counts of valid reports ``(a, b, y)`` (int64 arrays), chunked over users."""
+        P32 = np.uint32(self.prime)
+        lo, width = self._bucket_bounds(y)
+        # u_0 = (b - lo) mod P in uint32: b - lo wraps above 2^32 - P when negative, and adding P
+        # (mod 2^32) brings it back below P; otherwise adding P stays above it.  min picks the residue.
+        u_all = b.astype(np.uint32)
+        u_all -= lo
+        np.minimum(u_all, u_all + P32, out=u_all)
         a_all = a.astype(np.uint32)
-        counts = np.zeros(d, dtype=np.int64)
-        P32 = np.uint32(P)
+        counts = np.zeros(self.d, dtype=np.int64)
         for start in range(0, y.size, _CHUNK):
             stop = start + _CHUNK
-            u = u_all[start:stop].copy()
-            step = a_all[start:stop]
-            wid = width[start:stop]
-            tmp = np.empty_like(u)
-            hit = np.empty(u.size, dtype=bool)
-            for v in range(d):
-                np.less(u, wid, out=hit)
-                counts[v] += np.count_nonzero(hit)
-                np.add(u, step, out=u)  # < 2P <= 2^32 - 2: no overflow
-                np.subtract(u, P32, out=tmp)  # wraps to a huge value when u < P
-                np.minimum(u, tmp, out=u)  # so this is u mod P
+            self._count_chunk(u_all[start:stop].copy(), a_all[start:stop], width[start:stop], counts)
         return counts
+
+    def _count_chunk(self, u: np.ndarray, step: np.ndarray, wid: np.ndarray, counts: np.ndarray) -> None:
+        """Add one user chunk's hits to ``counts``; ``u`` (uint32, < P) is advanced in place."""
+        P32 = np.uint32(self.prime)
+        tmp = np.empty_like(u)
+        hit = np.empty(u.size, dtype=bool)
+        for v in range(self.d):
+            np.less(u, wid, out=hit)
+            counts[v] += np.count_nonzero(hit)
+            np.add(u, step, out=u)  # < 2P <= 2^32 - 2: no overflow
+            np.subtract(u, P32, out=tmp)  # wraps to a huge value when u < P
+            np.minimum(u, tmp, out=u)  # so this is u mod P
 
     # ------------------------------------------------------------------ channel
     def channel_entry(self, x: Any, report: Any) -> np.ndarray:

@@ -81,11 +81,13 @@ def mask_frozensets(masks: np.ndarray) -> list[frozenset]:
 
 def groups_by_first_appearance(keys: np.ndarray) -> list[tuple[Any, np.ndarray]]:
     """``[(key, positions)]`` for every distinct key, in order of first appearance; positions ascending."""
-    uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.searchsorted(inverse[order], np.arange(uniq.size + 1))
-    return [(uniq[g], order[bounds[g] : bounds[g + 1]]) for g in np.argsort(first, kind="stable")]
+    keys = np.asarray(keys).ravel()
+    # one stable sort: equal keys stay in index order, so each run starts at the key's first appearance
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if keys.size else np.zeros(0, np.int64)
+    bounds = np.r_[starts, keys.size]
+    return [(ordered[starts[g]], order[bounds[g] : bounds[g + 1]]) for g in np.argsort(order[starts], kind="stable")]
 
 
 # ---------------------------------------------------------------------------- candidate rules
@@ -259,8 +261,12 @@ class _Reports:
             if basic:
                 counts = mech.simulate_counts(np.bincount(x, minlength=mech.m), gen)
                 return mech.estimate_counts(counts, n_rows)
-            reports = mech.perturb(x, gen).ravel()
-            idx, cnt = np.unique(reports, return_counts=True)
+            # per-user reports counted chunk by chunk (the same draws as perturb); the pool holds this
+            # combination densely (m cells) anyway, and the non-zero cells in ascending order are
+            # what np.unique of the reports would give
+            dense = mech.perturb_and_count(x, gen)
+            idx = np.flatnonzero(dense)
+            cnt = dense[idx]
             scale = 1.0 / (n_rows * (mech.p - mech.q))
             return idx, cnt * scale, -mech.q / (mech.p - mech.q)
 
