@@ -40,7 +40,7 @@ from ..tables import CodedTable
 from .dependency import dependency_graph, empirical_joint, empirical_mi_matrix, identification_rates
 from .em import em_joint, em_joint_per_report
 from .encoding import LoPubEncoder
-from .evaluation import average_classification_rate, train_test_split_rows
+from .evaluation import AUTHORS_FOREST_TREES, average_classification_rate, train_test_split_rows
 from .joint import METHODS, estimate_joints
 from .paper import HASHES
 from .pipeline import lopub_release
@@ -143,7 +143,7 @@ def release_trial(
     h: int = HASHES,
     svm_targets: Sequence[int] = (),
     rf_targets: Sequence[int] = (),
-    n_estimators: int = 100,
+    n_estimators: int = AUTHORS_FOREST_TREES,
     delta: float = 1e-3,
     alpha: float = 1e-5,
     methods: Sequence[str] = METHODS,
@@ -259,7 +259,7 @@ def nonprivate_trial(
     test_fraction: float = 0.2,
     svm_targets: Sequence[int] = (),
     rf_targets: Sequence[int] = (),
-    n_estimators: int = 100,
+    n_estimators: int = AUTHORS_FOREST_TREES,
 ) -> list[dict]:
     """The ``"non-private"`` row of :func:`release_trial` on its own: classifiers trained on the real training set.
 
