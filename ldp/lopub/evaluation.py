@@ -46,7 +46,7 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier, _criterion, _splitter, _tree
 
 from .._checks import as_generator, check_int
-from ..tables import CodedTable
+from ..tables import CodedTable, distinct_rows
 
 MODELS = ("svm", "rf")
 #: trees per random forest in the authors' evaluation: ``RandomForestClassifier()`` with scikit-learn's default of
@@ -71,22 +71,23 @@ def forest_predict(
     y_train = np.asarray(y_train)
     n = x_train.shape[0]
     classes, y_code = np.unique(y_train, return_inverse=True)
-    uniq, inverse = np.unique(np.column_stack([x_train, y_code.ravel()]), axis=0, return_inverse=True)
-    inverse = inverse.ravel()
-    xu = np.ascontiguousarray(uniq[:, :-1], dtype=np.float32)
-    yu = np.ascontiguousarray(uniq[:, -1:], dtype=np.float64)  # class codes, as the forest passes them
-    test_uniq, test_inverse = np.unique(np.asarray(x_test), axis=0, return_inverse=True)
-    xt = np.ascontiguousarray(test_uniq, dtype=np.float32)
+    labelled = np.column_stack([x_train, y_code.ravel()])
+    first, inverse = distinct_rows(labelled)
+    xu = np.ascontiguousarray(labelled[first, :-1], dtype=np.float32)
+    yu = np.ascontiguousarray(labelled[first, -1:], dtype=np.float64)  # class codes, as the forest passes them
+    x_test = np.asarray(x_test)
+    test_first, test_inverse = distinct_rows(x_test)
+    xt = np.ascontiguousarray(x_test[test_first], dtype=np.float32)
     state = np.random.RandomState(seed)
     tree_seeds = [state.randint(_MAX_INT) for _ in range(n_estimators)]  # as BaseEnsemble._make_estimator
     proba = np.zeros((xt.shape[0], classes.size))
     for tree_seed in tree_seeds:
         # as sklearn.ensemble._forest._generate_sample_indices, then the counts as sample weights
         boot = np.random.RandomState(tree_seed).randint(0, n, n)
-        weight = np.bincount(inverse[boot], minlength=uniq.shape[0]).astype(np.float64)
+        weight = np.bincount(inverse[boot], minlength=first.size).astype(np.float64)
         proba += _tree_proba(xu, yu, weight, xt, classes.size, tree_seed)
     proba /= n_estimators
-    return classes.take(np.argmax(proba, axis=1))[test_inverse.ravel()]
+    return classes.take(np.argmax(proba, axis=1))[test_inverse]
 
 
 def _tree_proba(
