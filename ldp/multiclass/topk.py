@@ -147,10 +147,8 @@ def _check(
 ) -> tuple[np.ndarray, int, float, np.random.Generator]:
     """A miner's validated ``(table, k, epsilon, generator)``: a table of ``c >= 2`` classes, ``d >= 2`` items and at
     least one user, ``k`` in ``1..d``, a valid ε and a route of :data:`ldp.multiclass.topk_engines.ROUTES`."""
-    tab = check_table(table).astype(np.int64)
+    tab = check_table(table)
     k = _check_sizes(*tab.shape, k)[2]
-    if tab.sum() < 1:
-        raise ValueError("table is empty: at least one user is needed")
     eps = check_epsilon(epsilon)
     check_choice(route, ROUTES, "route")
     return tab, k, eps, as_generator(rng)
