@@ -76,7 +76,7 @@ from .._checks import as_generator, check_epsilon, check_int
 from ..oracles import GRR, OUE, adaptive_oracle
 from .frameworks import PTJ, Tallies, check_pairs, check_table
 from .samplers import split_table
-from .topk import TopKResult, _check, _hec
+from .topk import M_EXT, TopKResult, _check, _hec
 
 __all__ = [
     "hec_topk_script_count_variance",
@@ -375,7 +375,7 @@ class _ScriptRound:
 
 
 def hec_topk_as_scripted(
-    table: Any, k: int, epsilon: float, rng: Any = None, *, m_ext: int = 2, route: str = "counts"
+    table: Any, k: int, epsilon: float, rng: Any = None, *, m_ext: int = M_EXT, route: str = "counts"
 ) -> TopKResult:
     """HEC top-k as the authors' SYN HEC script computes it: our HEC miner with the script's round step.
 

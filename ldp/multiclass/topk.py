@@ -59,12 +59,14 @@ from .._checks import as_generator, check_choice, check_epsilon, check_int, chec
 from ..metrics import f1_topk, ncr
 from ..oracles import GRR
 from .frameworks import check_table, split_budget
+from .paper import ALG1_A, ALG2_B
 from .topk_engines import ROUTES, _Stage, hec_class_miner, joint_rounds, population
 
 __all__ = [
     "TopKResult",
     "iteration_counts",
     "pem_levels",
+    "M_EXT",
     "true_topk",
     "score_topk",
     "hec_topk",
@@ -102,6 +104,10 @@ class TopKResult:
     info: dict = field(default_factory=dict)
 
 
+#: bits added to the kept suffixes from one PEM round to the next, as in the authors' top-k code
+M_EXT = 2
+
+
 # ---------------------------------------------------------------------------- schedules
 def iteration_counts(d: int, k: int) -> tuple[int, int, int]:
     """``(IT, IT_f, IT_r)`` of Algorithm 1: ``IT = ceil(log2(d/(4k))) + 1`` (at least 1),
@@ -115,7 +121,7 @@ def iteration_counts(d: int, k: int) -> tuple[int, int, int]:
     return it, it // 2, it - it // 2
 
 
-def pem_levels(D: int, K: int, m_ext: int = 2) -> list[int]:
+def pem_levels(D: int, K: int, m_ext: int = M_EXT) -> list[int]:
     """Suffix lengths of the PEM rounds for a domain of ``D`` values keeping ``K`` per round.
 
     ``L`` = bit length of ``D - 1``; the first round uses ``s0 = floor(log2 K) + 1`` bits
@@ -320,7 +326,7 @@ def hec_topk(
     rng: Any = None,
     *,
     invalid: str = "replace",
-    m_ext: int = 2,
+    m_ext: int = M_EXT,
     route: str = "counts",
 ) -> TopKResult:
     """HEC: users split at random into ``c`` groups; group ``j`` runs PEM(ε, K=k) for class ``j``,
@@ -345,7 +351,7 @@ def ptj_topk(
     *,
     shuffling: bool = False,
     invalid: str = "replace",
-    m_ext: int = 2,
+    m_ext: int = M_EXT,
     route: str = "counts",
 ) -> TopKResult:
     """PTJ: mine the top ``K = c·k`` pairs of the joint domain (value ``C·d + item``), then split them by class.
@@ -371,10 +377,10 @@ def pts_topk(
     invalid: str = "replace",
     shuffling: bool = False,
     use_global: bool = False,
-    a: float = 0.2,
+    a: float = ALG1_A,
     epsilon1: float | None = None,
     epsilon2: float | None = None,
-    m_ext: int = 2,
+    m_ext: int = M_EXT,
     route: str = "counts",
 ) -> TopKResult:
     """PTS baselines and single-optimisation variants (Table III).
@@ -404,8 +410,8 @@ def pts_optimised_topk(
     epsilon: float,
     rng: Any = None,
     *,
-    a: float = 0.2,
-    b: float | None = 2.0,
+    a: float = ALG1_A,
+    b: float | None = ALG2_B,
     use_global: bool = True,
     use_cp: bool = True,
     dprime_factor: float = 2.0,

@@ -28,7 +28,7 @@ import numpy as np
 from .._checks import as_generator
 from .authors import hec_as_published_mse, hec_topk_as_scripted, ptj_as_published_mse
 from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table
-from .paper import TOPK_K
+from .paper import ALG1_A, ALG2_B, TOPK_K
 from .topk import mine_topk, score_topk, true_topk
 from .validity import CP
 
@@ -42,8 +42,6 @@ __all__ = [
     "topk_trial",
     "budget_split_trial",
     "topk_parameter_trial",
-    "DEFAULT_A",
-    "DEFAULT_B",
     "variance_on",
     "rmse_on",
     "topk_on",
@@ -52,9 +50,6 @@ __all__ = [
     "parameter_on",
     "hec_script_topk_on",
 ]
-
-#: Algorithm 1's sampled share ``a`` and Algorithm 2's threshold ``b`` (Sec. VII-F: "a = 0.2", "b = 2")
-DEFAULT_A, DEFAULT_B = 0.2, 2.0
 
 #: the four frequency-estimation methods of Fig. 6, in the paper's legend order
 FREQUENCY_METHODS = ("HEC", "PTJ", "PTS", "PTS-CP")
@@ -193,7 +188,7 @@ def topk_parameter_trial(
     the estimated class size; varying ``b`` keeps ``a = 0.2``; ``ε1 = ε2 = ε/2``.
     """
     if parameter == "a":
-        opts = {"a": _check_share(value, "a"), "b": DEFAULT_B}
+        opts = {"a": _check_share(value, "a"), "b": ALG2_B}
     elif parameter == "b":
         if (
             isinstance(value, bool)
@@ -201,7 +196,7 @@ def topk_parameter_trial(
             or not (math.isfinite(float(value)) and float(value) > 0)
         ):
             raise ValueError(f"b must be a finite number > 0, got {value!r}")
-        opts = {"a": DEFAULT_A, "b": float(value)}
+        opts = {"a": ALG1_A, "b": float(value)}
     else:
         raise ValueError(f"parameter must be 'a' or 'b', got {parameter!r}")
     return topk_trial(data, "PTS-opt", epsilon, k, rng, **opts)
