@@ -198,17 +198,15 @@ def test_hec_topk_as_scripted_buries_the_top_items_with_many_classes():
     """With many invalid users the shared rows drown HEC's signal; with a huge budget the noise vanishes."""
     from ldp.multiclass.authors import hec_topk_as_scripted
     from ldp.multiclass.datasets import syn_classes_table
-    from ldp.multiclass.topk import hec_topk, score_topk
-    from ldp.multiclass.trials import TopKData
+    from ldp.multiclass.topk import hec_topk, score_topk, true_topk
 
-    data = TopKData(syn_classes_table(8, shared=True, d=2048, total=8e5, rng=0))
+    table = syn_classes_table(8, shared=True, d=2048, total=8e5, rng=0)
+    truth = true_topk(table, 10)
 
     def f1(miner, eps, seeds):
-        return np.mean(
-            [score_topk(miner(data.labels, data.items, 8, 2048, 10, eps, s).items, data.truth(10))["f1"] for s in seeds]
-        )
+        return np.mean([score_topk(miner(table, 10, eps, s, route="users").items, truth)["f1"] for s in seeds])
 
-    res = hec_topk_as_scripted(data.labels, data.items, 8, 2048, 10, 4.0, rng=0)
+    res = hec_topk_as_scripted(table, 10, 4.0, rng=0, route="users")
     assert res.items.shape == (8, 10) and res.rounds == len(res.info["levels"])
     assert f1(hec_topk_as_scripted, 4.0, range(3)) < f1(hec_topk, 4.0, range(3)) - 0.08
     assert abs(f1(hec_topk_as_scripted, 40.0, range(2)) - f1(hec_topk, 40.0, range(2))) < 0.1

@@ -5,19 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldp.audit import two_sample_agreement
 from ldp.metrics import f1_topk, ncr
-from ldp.multiclass import table_to_pairs
 from ldp.multiclass import topk as T
 from ldp.multiclass.datasets import syn_classes_table
+from ldp.multiclass.topk_engines import ROUTES, shuffle_into_buckets
+
+ALL_NAMES = list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ] + [f"PTS:{x}" for x in T.ABLATION_PTS]
 
 
 @pytest.fixture(scope="module")
 def small():
     """A SYN3-style population: 3 classes, 600 items, ~60k users."""
-    tab = syn_classes_table(3, shared=True, d=600, total=6e4, rng=1)
-    lab, itm = table_to_pairs(tab, rng=2)
-    return tab, lab, itm
+    return syn_classes_table(3, shared=True, d=600, total=6e4, rng=1)
 
 
 def test_iteration_counts():
@@ -30,11 +29,11 @@ def test_iteration_counts():
 
 
 def test_shuffle_bookkeeping():
-    perm, pos, used = T.shuffle_into_buckets(np.arange(109), 80, rng=0)
+    perm, pos, used = shuffle_into_buckets(np.arange(109), 80, rng=0)
     sizes = np.bincount(pos)
     assert used == 80 and np.sum(sizes == 1) == 79 and sizes.max() == 30
     assert sorted(perm.tolist()) == list(range(109))
-    perm, pos, used = T.shuffle_into_buckets(np.arange(50), 80, rng=0)
+    perm, pos, used = shuffle_into_buckets(np.arange(50), 80, rng=0)
     assert used == 50 and np.all(np.bincount(pos) == 1)
 
 
@@ -47,13 +46,11 @@ def test_fig3_prefix_trap_and_shuffling_odds():
     assert (105 - 15) / 105 == pytest.approx(0.857142, abs=1e-6)  # the caption's count, one pairing short
 
 
-@pytest.mark.parametrize(
-    "method", list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ] + [f"PTS:{x}" for x in T.ABLATION_PTS]
-)
-def test_every_miner_returns_c_by_k(small, method):
-    tab, lab, itm = small
-    c, d = tab.shape
-    res = T.mine_topk(method, lab, itm, c, d, 10, 4.0, rng=3)
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("method", ALL_NAMES)
+def test_every_miner_returns_c_by_k(small, method, route):
+    c, d = small.shape
+    res = T.mine_topk(method, small, 10, 4.0, rng=3, route=route)
     assert res.items.shape == (c, 10) and res.items.dtype == np.int64
     for row in res.items:
         found = row[row >= 0]
@@ -64,50 +61,32 @@ def test_every_miner_returns_c_by_k(small, method):
 
 
 def test_pts_optimised_rounds_and_exactly_k(small):
-    tab, lab, itm = small
-    c, d = tab.shape
+    d = small.shape[1]
     for k in (1, 5, 37):
-        res = T.pts_optimised_topk(lab, itm, c, d, k, 3.0, rng=k)
+        res = T.pts_optimised_topk(small, k, 3.0, rng=k)
         it, it_f, it_r = T.iteration_counts(d, k)
         assert res.rounds == it and (res.info["IT_f"], res.info["IT_r"]) == (it_f, it_r)
         assert all(np.unique(r).size == k and r.min() >= 0 for r in res.items)
-    res = T.pts_optimised_topk(lab, itm, c, d, 5, 3.0, rng=0, use_global=False, b=None)
+    res = T.pts_optimised_topk(small, 5, 3.0, rng=0, use_global=False, b=None)
     assert res.info["IT_f"] == 0 and res.info["IT_r"] == res.rounds and res.info["cp_used"].all()
-    assert not T.pts_optimised_topk(lab, itm, c, d, 5, 3.0, rng=0, use_cp=False).info["cp_used"].any()
+    assert not T.pts_optimised_topk(small, 5, 3.0, rng=0, use_cp=False).info["cp_used"].any()
 
 
-def test_miners_find_the_truth_at_large_epsilon():
-    """Steep, well-separated class profiles and almost no noise: every miner recovers the top 5."""
+@pytest.mark.parametrize("route", ROUTES)
+def test_miners_find_the_truth_at_large_epsilon(route):
+    """Steep, well-separated class profiles and almost no noise: every miner recovers the top 5.
+
+    Not every run: PTJ's invalid users still report random pairs, which can push a class's fifth pair
+    out of the ``c·k`` kept (F1 below 0.9 for 2 to 4 of 40 seeds we tried, on either route and on the
+    per-user miners before the routes were merged), so the F1 is averaged
+    over five runs."""
     rng = np.random.default_rng(0)
     d = 600
     tab = np.stack([rng.permutation((4000 * 0.8 ** np.arange(d)).astype(np.int64) + 1) for _ in range(3)])
-    lab, itm = table_to_pairs(tab, rng=1)
     truth = T.true_topk(tab, 5)
     for method in T.METHODS:
-        res = T.mine_topk(method, lab, itm, *tab.shape, 5, 30.0, rng=0)
-        assert T.score_topk(res.items, truth)["f1"] >= 0.9, method
-
-
-def test_count_and_user_samplers_agree_for_pts_opt():
-    tab = syn_classes_table(2, shared=True, d=100, total=4e3, rng=5)
-    lab, itm = table_to_pairs(tab, rng=0)
-    truth = T.true_topk(tab, 4)
-    hits = {}
-    for sampler in ("count", "user"):
-        hits[sampler] = np.array(
-            [
-                int(
-                    round(
-                        8
-                        * T.score_topk(
-                            T.pts_optimised_topk(lab, itm, 2, 100, 4, 2.0, rng=s, sampler=sampler).items, truth
-                        )["f1"]
-                    )
-                )
-                for s in range(120)
-            ]
-        )
-    assert two_sample_agreement(hits["count"], hits["user"], kind="samples") > 1e-3
+        f1 = [T.score_topk(T.mine_topk(method, tab, 5, 30.0, rng=s, route=route).items, truth)["f1"] for s in range(5)]
+        assert np.mean(f1) >= 0.9, (method, f1)
 
 
 def test_metrics_hand_computed():
@@ -130,18 +109,17 @@ def test_true_topk_breaks_ties_by_item_id():
     assert T.true_topk(tab, 2).tolist() == [[1, 2], [2, 3]]
 
 
-@pytest.mark.parametrize(
-    "method", list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ] + [f"PTS:{x}" for x in T.ABLATION_PTS]
-)
+@pytest.mark.parametrize("method", ALL_NAMES)
 def test_k_larger_than_domain_fails_for_every_miner(method):
-    lab, itm = np.array([0, 1, 1, 0]), np.array([0, 1, 2, 3])
+    table = np.array([[1, 0, 0, 1], [0, 1, 1, 0]])
     with pytest.raises(ValueError, match="k must be <= the number of items d=4, got k=5"):
-        T.mine_topk(method, lab, itm, 2, 4, 5, 1.0, rng=0)
+        T.mine_topk(method, table, 5, 1.0, rng=0)
 
 
+@pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("n_small", [0, 1, 2])
 @pytest.mark.parametrize("method", list(T.METHODS))
-def test_tiny_class_still_gets_k_items(method, n_small):
+def test_tiny_class_still_gets_k_items(method, n_small, route):
     """A class with 0-2 users (so, at this ε, 0-2 reported users) still gets exactly k distinct items.
 
     Per-class miners rank whatever noisy counts they have, so the row is filled (with noise
@@ -156,8 +134,7 @@ def test_tiny_class_still_gets_k_items(method, n_small):
         + [np.zeros(d, dtype=np.int64)]
     )
     tab[2, :n_small] = 1
-    lab, itm = table_to_pairs(tab, rng=1)
-    res = T.mine_topk(method, lab, itm, 3, d, k, 20.0, rng=2)
+    res = T.mine_topk(method, tab, k, 20.0, rng=2, route=route)
     assert res.items.shape == (3, k)
     for row in res.items:
         found = row[row >= 0]
@@ -170,23 +147,28 @@ def test_tiny_class_still_gets_k_items(method, n_small):
 
 
 def test_bad_input_fails_clearly(small):
-    tab, lab, itm = small
-    c, d = tab.shape
+    d = small.shape[1]
     with pytest.raises(ValueError, match="k must be <= the number of items"):
-        T.pts_optimised_topk(lab, itm, c, d, d + 1, 1.0)
+        T.pts_optimised_topk(small, d + 1, 1.0)
     with pytest.raises(ValueError, match="k must be >= 1"):
-        T.hec_topk(lab, itm, c, d, 0, 1.0)
-    with pytest.raises(ValueError, match="items contains the code"):
-        T.ptj_topk(lab, itm, c, d - 1, 5, 1.0)
-    with pytest.raises(ValueError, match="labels contains the code"):
-        T.pts_topk(lab, itm, c - 1, d, 5, 1.0)
+        T.hec_topk(small, 0, 1.0)
+    with pytest.raises(ValueError, match="table must be non-negative"):
+        T.ptj_topk(-small, 5, 1.0)
+    with pytest.raises(ValueError, match="table must be a 2-D"):
+        T.pts_topk(small[0], 5, 1.0)
+    with pytest.raises(ValueError, match="c must be >= 2"):
+        T.pts_topk(small[:1], 5, 1.0)
+    with pytest.raises(ValueError, match="table sums to 0"):
+        T.hec_topk(np.zeros((2, 4), dtype=int), 1, 1.0)
     with pytest.raises(ValueError, match="epsilon1 \\+ epsilon2"):
-        T.pts_optimised_topk(lab, itm, c, d, 5, 1.0, epsilon1=0.2, epsilon2=0.2)
+        T.pts_optimised_topk(small, 5, 1.0, epsilon1=0.2, epsilon2=0.2)
     with pytest.raises(ValueError, match="a must lie in"):
-        T.pts_optimised_topk(lab, itm, c, d, 5, 1.0, a=1.5)
+        T.pts_optimised_topk(small, 5, 1.0, a=1.5)
     with pytest.raises(ValueError, match="b must be"):
-        T.pts_optimised_topk(lab, itm, c, d, 5, 1.0, b=-1)
+        T.pts_optimised_topk(small, 5, 1.0, b=-1)
     with pytest.raises(ValueError, match="method must be one of"):
-        T.mine_topk("PEM", lab, itm, c, d, 5, 1.0)
+        T.mine_topk("PEM", small, 5, 1.0)
     with pytest.raises(ValueError, match="invalid must be"):
-        T.pts_topk(lab, itm, c, d, 5, 1.0, invalid="drop")
+        T.pts_topk(small, 5, 1.0, invalid="drop")
+    with pytest.raises(ValueError, match=r"route must be one of \('counts', 'users'\), got 'user'"):
+        T.ptj_topk(small, 5, 1.0, route="user")

@@ -76,15 +76,13 @@ from .._checks import as_generator, check_epsilon, check_int
 from ..oracles import GRR, OUE, adaptive_oracle
 from .frameworks import PTJ, Tallies, check_pairs, check_table
 from .samplers import split_table
-from .topk import TopKResult, _check_common, _hec_groups
-from .topk_counts import hec_topk_table
+from .topk import M_EXT, TopKResult, _check, _hec
 
 __all__ = [
     "hec_topk_script_count_variance",
     "hec_topk_script_counts",
     "oue_count_variance",
     "hec_topk_as_scripted",
-    "hec_topk_as_scripted_table",
     "ptj_as_published_estimate",
     "ptj_as_published_mse",
     "HECScriptTallies",
@@ -377,25 +375,14 @@ class _ScriptRound:
 
 
 def hec_topk_as_scripted(
-    labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, *, m_ext: int = 2
+    table: Any, k: int, epsilon: float, rng: Any = None, *, m_ext: int = M_EXT, route: str = "counts"
 ) -> TopKResult:
     """HEC top-k as the authors' SYN HEC script computes it: our HEC miner with the script's round step.
 
     Users are split at random into ``c`` groups, group ``j`` mines class ``j`` by PEM on
-    item suffixes (as :func:`ldp.multiclass.topk.hec_topk`), but every round's counts are
-    drawn as in :class:`_ScriptRound`.  A model of the script, for the "model" rows of the
-    claims table; not a correct HEC.
+    item suffixes (as :func:`ldp.multiclass.topk.hec_topk`, whose ``table``, ``m_ext`` and
+    ``route`` it takes), but every round's counts are drawn as in :class:`_ScriptRound`.
+    A model of the script, for the "model" rows of the claims table; not a correct HEC.
     """
-    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
-    gen = as_generator(rng)
-    return _hec_groups(lab, itm, c, d, k, m_ext, _ScriptRound(eps, gen), gen)
-
-
-def hec_topk_as_scripted_table(table: Any, k: int, epsilon: float, rng: Any = None, *, m_ext: int = 2) -> TopKResult:
-    """:func:`hec_topk_as_scripted` drawn at count level from the ``c x d`` table (same law).
-
-    The groups and rounds come from :func:`ldp.multiclass.topk_counts.hec_topk_table`; every
-    round's counts are drawn as in :class:`_ScriptRound`.
-    """
-    gen = as_generator(rng)
-    return hec_topk_table(table, k, epsilon, gen, m_ext=m_ext, stage=_ScriptRound(check_epsilon(epsilon), gen))
+    tab, k, eps, gen = _check(table, k, epsilon, rng, route)
+    return _hec(tab, k, m_ext, _ScriptRound(eps, gen), route, gen)

@@ -29,6 +29,8 @@ __all__ = [
     "SYN34_ITEMS",
     "SYN34_RECORDS",
     "TOPK_K",
+    "ALG1_A",
+    "ALG2_B",
     "TABLE3_EPSILON",
     "TABLE1_EPSILON",
     "TABLE1",
@@ -96,6 +98,9 @@ SYN34_RECORDS = 5_000_000
 
 #: Sec. VII-E: k of the top-k experiments of Figs 7, 8 and 10 (k = 20).
 TOPK_K = 20
+
+#: Sec. VII-F: Algorithm 1's sampled share ``a`` ("a = 0.2") and Algorithm 2's threshold ``b`` ("b = 2").
+ALG1_A, ALG2_B = 0.2, 2.0
 
 #: Sec. VII-E (ablation, Table III): k = 20 and ε = 5.
 TABLE3_EPSILON = 5.0

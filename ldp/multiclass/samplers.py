@@ -15,8 +15,9 @@ Building blocks
 :func:`vp_counts`            validity-perturbation counts (flagged reports dropped).
 
 The frameworks in :mod:`ldp.multiclass.frameworks` and :mod:`ldp.multiclass.validity`
-compose them in their ``simulate`` methods; :mod:`ldp.multiclass.topk` uses
-:func:`ue_counts` and :func:`vp_counts` for the bucket counts of every round.
+compose them in their ``simulate`` methods; the top-k miners' round engines
+(:mod:`ldp.multiclass.topk_engines`) use :func:`ue_counts` and :func:`vp_counts` for the bucket
+counts of every round.
 """
 
 from __future__ import annotations

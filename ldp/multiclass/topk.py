@@ -1,10 +1,10 @@
 """Multi-class top-k item mining (Mao et al., Sec. VI-B, Algorithms 1-2, Table III).
 
-Every miner takes the population as two integer arrays ``labels`` (``0..c-1``) and
-``items`` (``0..d-1``), and returns a :class:`TopKResult` whose ``items`` is a
-``c x k`` array: row ``C`` holds the ``k`` items mined for class ``C``, best first.
-Users report **once**: they are partitioned into disjoint round groups and no
-budget is split across rounds.
+Every miner takes the population as the ``c x d`` table of true counts (``table[C, I]`` users
+hold class ``C`` and item ``I``), ``k``, ε and ``rng``, and returns a :class:`TopKResult` whose
+``items`` is a ``c x k`` array: row ``C`` holds the ``k`` items mined for class ``C``, best first.
+Users report **once**: they are partitioned into disjoint round groups and no budget is split
+across rounds.
 
 Two round primitives, both over a list of candidates:
 
@@ -19,10 +19,15 @@ Two round primitives, both over a list of candidates:
 Users whose value is not among the candidates (or, for CP, whose label flipped) are
 *invalid*: with ``invalid="replace"`` they report a uniformly random position (PEM's
 rule), with ``invalid="vp"`` they set the validity flag (:class:`ldp.multiclass.VP`).
-The bucket counts of a round are drawn by :func:`ldp.multiclass.samplers.bucket_counts`,
-exact in distribution (``sampler="count"``, the default) or by per-user perturbation
-(``sampler="user"``).  Rankings use raw counts, which is enough because calibration
-is increasing within a round.
+Rankings use raw counts, which is enough because calibration is increasing within a round.
+
+Every miner has the option ``route`` (:mod:`ldp.multiclass.topk_engines`): ``"counts"`` (the
+default) draws its round groups, labels and bucket counts exactly in distribution from the
+table, in O(cells) per trial; ``"users"`` builds one user per unit of the table and groups and
+perturbs them one by one (:meth:`ldp.oracles.GRR.perturb`, :meth:`ldp.oracles.OUE.perturb`), the
+literal protocol, to check the count-level route against.  Both routes have the same law, not
+the same random stream.  The schedules (round counts, PEM levels, the global stage, the b-test,
+the result table) are written once, here, and drive either route's engine.
 
 Miners (names as in the paper's figures):
 
@@ -50,18 +55,18 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon, check_int, check_probability
+from .._checks import as_generator, check_choice, check_epsilon, check_int, check_probability
 from ..metrics import f1_topk, ncr
 from ..oracles import GRR
-from ..tables import ProductDomain
-from .frameworks import check_pairs, check_table, split_budget
-from .samplers import bucket_counts
+from .frameworks import check_table, split_budget
+from .paper import ALG1_A, ALG2_B
+from .topk_engines import ROUTES, _Stage, hec_class_miner, joint_rounds, population
 
 __all__ = [
     "TopKResult",
     "iteration_counts",
     "pem_levels",
-    "shuffle_into_buckets",
+    "M_EXT",
     "true_topk",
     "score_topk",
     "hec_topk",
@@ -99,6 +104,10 @@ class TopKResult:
     info: dict = field(default_factory=dict)
 
 
+#: bits added to the kept suffixes from one PEM round to the next, as in the authors' top-k code
+M_EXT = 2
+
+
 # ---------------------------------------------------------------------------- schedules
 def iteration_counts(d: int, k: int) -> tuple[int, int, int]:
     """``(IT, IT_f, IT_r)`` of Algorithm 1: ``IT = ceil(log2(d/(4k))) + 1`` (at least 1),
@@ -112,7 +121,7 @@ def iteration_counts(d: int, k: int) -> tuple[int, int, int]:
     return it, it // 2, it - it // 2
 
 
-def pem_levels(D: int, K: int, m_ext: int = 2) -> list[int]:
+def pem_levels(D: int, K: int, m_ext: int = M_EXT) -> list[int]:
     """Suffix lengths of the PEM rounds for a domain of ``D`` values keeping ``K`` per round.
 
     ``L`` = bit length of ``D - 1``; the first round uses ``s0 = floor(log2 K) + 1`` bits
@@ -128,212 +137,6 @@ def pem_levels(D: int, K: int, m_ext: int = 2) -> list[int]:
     return [min(s0 + r * m_ext, L) for r in range(rounds)]
 
 
-def shuffle_into_buckets(cands: Any, B: int, rng: Any = None) -> tuple[np.ndarray, np.ndarray, int]:
-    """Shuffle candidates into ``B`` buckets: ``(shuffled candidates, bucket of each, buckets used)``.
-
-    With ``n`` candidates and ``size = n // B``: buckets ``0..B-2`` take ``size``
-    consecutive shuffled candidates and the last one the remainder (e.g. 109 candidates
-    in 80 buckets: 79 singletons and one bucket of 30).  If ``n < B`` every candidate is
-    its own bucket.
-    """
-    c = np.asarray(cands, dtype=np.int64)
-    B = check_int(B, "B", minimum=1)
-    gen = as_generator(rng)
-    perm = gen.permutation(c)
-    n = perm.size
-    size = n // B
-    if size < 1:
-        return perm, np.arange(n), n
-    return perm, np.minimum(np.arange(n) // size, B - 1), B
-
-
-def _top_positions(counts: np.ndarray, keep: int, gen: np.random.Generator) -> np.ndarray:
-    """Indices of the ``keep`` largest counts, best first, ties broken uniformly at random."""
-    order = np.lexsort((gen.random(counts.size), -counts))
-    return order[: min(keep, counts.size)]
-
-
-# ---------------------------------------------------------------------------- round engines
-class _Stage:
-    """Shared settings of one mining stage: budget, invalid rule, sampler, generator."""
-
-    def __init__(self, epsilon: float, invalid: str, sampler: str, gen: np.random.Generator) -> None:
-        if invalid not in ("vp", "replace"):
-            raise ValueError(f"invalid must be 'vp' or 'replace', got {invalid!r}")
-        if sampler not in ("count", "user"):
-            raise ValueError(f"sampler must be 'count' or 'user', got {sampler!r}")
-        self.epsilon, self.invalid, self.sampler, self.gen = epsilon, invalid, sampler, gen
-
-    def counts(self, valid_counts: np.ndarray, n_users: int) -> np.ndarray:
-        n_valid = int(valid_counts.sum())
-        return bucket_counts(
-            valid_counts.astype(np.int64),
-            n_users - n_valid,
-            self.epsilon,
-            invalid=self.invalid,
-            method=self.sampler,
-            rng=self.gen,
-        )
-
-
-def _pem_children(kept: np.ndarray | None, kept_len: int, ell: int, D: int) -> np.ndarray:
-    """The candidate suffixes of length ``ell`` of a PEM round, one row per kept suffix of length ``kept_len``.
-
-    Row ``i`` holds the extensions of ``kept[i]`` by ``ell - kept_len`` bits; in the first round
-    (``kept=None``) the single row holds all suffixes below ``min(2^ell, D)``.  Read column by
-    column (``.T.ravel()``) the candidates come pad-major, the order of the rounds' rankings.
-    Entries ``>= D`` end no value below ``D`` and are never candidates.
-    """
-    if kept is None:
-        return np.arange(min(2**ell, D), dtype=np.int64)[None, :]
-    pads = np.arange(2 ** (ell - kept_len), dtype=np.int64) << kept_len
-    return pads[None, :] | kept[:, None]
-
-
-def _shuffle_round(cands: np.ndarray, held: np.ndarray, n_users: int, B: int, keep: int, stage: Any) -> np.ndarray:
-    """One shuffling round: ``cands`` shuffled into ``B`` buckets, the ``keep`` best buckets' candidates survive.
-
-    ``held[v]`` is how many valid users of the round group hold value ``v`` (over the whole
-    domain), ``n_users`` the size of the group.  Returns the surviving candidates ordered by
-    their bucket's rank, best first.
-    """
-    perm, pos, n_buckets = shuffle_into_buckets(cands, B, stage.gen)
-    valid_counts = np.bincount(pos, weights=held[perm], minlength=n_buckets).astype(np.int64)
-    top = _top_positions(stage.counts(valid_counts, n_users), keep, stage.gen)
-    rank = np.full(n_buckets, -1)
-    rank[top] = np.arange(top.size)
-    r_of = rank[pos]
-    sel = r_of >= 0
-    return perm[sel][np.argsort(r_of[sel], kind="stable")]
-
-
-def _pem_stage(
-    values: np.ndarray,
-    valid: np.ndarray,
-    groups: list[np.ndarray],
-    levels: list[int],
-    D: int,
-    K: int,
-    stage: _Stage,
-    kept: np.ndarray | None = None,
-    kept_len: int = 0,
-) -> np.ndarray:
-    """PEM rounds at the suffix lengths ``levels``, one user group each; returns kept values, best first.
-
-    Start from all suffixes of the first level (``kept=None``), or extend the suffixes
-    ``kept`` of length ``kept_len`` (a continued search).  A user is valid when
-    ``valid`` says so and her suffix is a candidate; suffixes that no value below ``D``
-    can end with are never candidates.
-    """
-    for ell, g in zip(levels, groups):
-        cand = _pem_children(kept, kept_len, ell, D).T.ravel()
-        cand = cand[cand < D]
-        mask = (1 << ell) - 1
-        hist = np.bincount(values[g][valid[g]] & mask, minlength=mask + 1)
-        kept = cand[_top_positions(stage.counts(hist[cand], g.size), K, stage.gen)]
-        kept_len = ell
-    return kept
-
-
-def _shuffle_stage(
-    values: np.ndarray,
-    valid_fn: Callable[[int, np.ndarray], np.ndarray],
-    groups: list[np.ndarray],
-    cands: np.ndarray,
-    schedule: list[tuple[int, int]],
-    D: int,
-    stage: _Stage,
-) -> np.ndarray:
-    """Shuffling rounds: round ``r`` uses user group ``groups[r]`` and ``(B, keep) = schedule[r]``.
-
-    ``valid_fn(r, users)`` says which users of the group are valid apart from holding a
-    candidate (all of them, or the unflipped ones in a CP round).  Returns the kept
-    candidates ordered by their bucket's rank (best first).
-    """
-    for r, (g, (B, keep)) in enumerate(zip(groups, schedule)):
-        hist = np.bincount(values[g][valid_fn(r, g)], minlength=D)
-        cands = _shuffle_round(cands, hist, g.size, B, keep, stage)
-    return cands
-
-
-def _split(users: np.ndarray, parts: int) -> list[np.ndarray]:
-    """Cut a (randomly ordered) user array into ``parts`` consecutive groups of equal size."""
-    return np.array_split(users, parts)
-
-
-def _all_valid(r: int, g: np.ndarray) -> np.ndarray:
-    return np.ones(g.size, bool)
-
-
-class _UserRounds:
-    """The round engine user by user: ``users`` (indices into ``values``, in a random order) are cut into groups.
-
-    The miners' schedules (:func:`_ptj_mine`, :func:`_pts_mine`, :func:`_pts_opt_mine`) drive an engine through
-    ``size``, ``groups(parts)``, ``pem(groups, levels, K, kept, kept_len)`` and ``shuffle(groups, cands, schedule,
-    valid)``; :mod:`ldp.multiclass.topk_counts` has the count-level engine with the same four members.
-    ``valid`` marks the users who may hold a candidate at all (default: everyone).
-    """
-
-    def __init__(
-        self, values: np.ndarray, users: np.ndarray, D: int, stage: Any, valid: np.ndarray | None = None
-    ) -> None:
-        self.values, self.users, self.D, self.stage = values, users, D, stage
-        self.valid = np.ones(values.size, bool) if valid is None else valid
-
-    @property
-    def size(self) -> int:
-        return int(self.users.size)
-
-    def groups(self, parts: int) -> list[np.ndarray]:
-        return _split(self.users, parts)
-
-    def pem(
-        self, groups: list[np.ndarray], levels: list[int], K: int, kept: np.ndarray | None = None, kept_len: int = 0
-    ) -> np.ndarray:
-        return _pem_stage(self.values, self.valid, groups, levels, self.D, K, self.stage, kept, kept_len)
-
-    def shuffle(
-        self, groups: list[np.ndarray], cands: np.ndarray, schedule: list[tuple[int, int]], valid: Any = None
-    ) -> np.ndarray:
-        return _shuffle_stage(
-            self.values, _all_valid if valid is None else valid, groups, cands, schedule, self.D, self.stage
-        )
-
-
-class _UserPopulation:
-    """The users of a PTS miner in a random order: a global sample is cut off the front, the rest grouped by label.
-
-    With ``labels_first`` every user perturbs her label before the order is drawn and the global sample reports
-    its labels too (Algorithm 1); otherwise only the users left after the sample perturb theirs (PTS+Global).
-    """
-
-    def __init__(
-        self, lab: np.ndarray, itm: np.ndarray, d: int, grr: GRR, gen: np.random.Generator, labels_first: bool
-    ) -> None:
-        self.lab, self.itm, self.d, self.grr, self.gen = lab, itm, d, grr, gen
-        self.rep = grr.perturb(lab, gen) if labels_first else None
-        self.rest = gen.permutation(lab.size)
-
-    def global_sample(self, a: float, stage: Any) -> tuple[_UserRounds, np.ndarray | None]:
-        """Cut off the first ``round(a·n)`` users: their engine and reported labels per class (or None)."""
-        n_s = int(round(a * self.rest.size))
-        sample, self.rest = self.rest[:n_s], self.rest[n_s:]
-        reported = None if self.rep is None else np.bincount(self.rep[sample], minlength=self.grr.d)
-        return _UserRounds(self.itm, sample, self.d, stage), reported
-
-    def classes(self, stage: Any) -> list[tuple[_UserRounds, Any]]:
-        """Per reported class, the engine over its users and CP's rule for the last round (a label that flipped)."""
-        if self.rep is None:
-            rep, cp_rule = self.grr.perturb(self.lab[self.rest], self.gen), None
-        else:
-            rep, flipped = self.rep[self.rest], self.rep != self.lab
-
-            def cp_rule(r: int, g: np.ndarray) -> np.ndarray:
-                return ~flipped[g]
-
-        return [(_UserRounds(self.itm, self.rest[rep == C], self.d, stage), cp_rule) for C in range(self.grr.d)]
-
-
 # ---------------------------------------------------------------------------- validation
 def _check_sizes(c: int, d: int, k: int) -> tuple[int, int, int]:
     """Validate the class count ``c`` (>= 2), the item count ``d`` (>= 2) and ``k`` (1..d)."""
@@ -345,13 +148,16 @@ def _check_sizes(c: int, d: int, k: int) -> tuple[int, int, int]:
     return c, d, k
 
 
-def _check_common(
-    labels: Any, items: Any, c: int, d: int, k: int, epsilon: float
-) -> tuple[np.ndarray, np.ndarray, int, int, int, float]:
-    c, d, k = _check_sizes(c, d, k)
+def _check(
+    table: Any, k: int, epsilon: float, rng: Any, route: str
+) -> tuple[np.ndarray, int, float, np.random.Generator]:
+    """A miner's validated ``(table, k, epsilon, generator)``: a table of ``c >= 2`` classes, ``d >= 2`` items and at
+    least one user, ``k`` in ``1..d``, a valid ε and a route of :data:`ldp.multiclass.topk_engines.ROUTES`."""
+    tab = check_table(table)
+    k = _check_sizes(*tab.shape, k)[2]
     eps = check_epsilon(epsilon)
-    lab, itm = check_pairs(labels, items, c, d)
-    return lab, itm, c, d, k, eps
+    check_choice(route, ROUTES, "route")
+    return tab, k, eps, as_generator(rng)
 
 
 def _split_per_class(joint_ranked: np.ndarray, c: int, d: int, k: int) -> np.ndarray:
@@ -514,59 +320,41 @@ def _cp_limits(c: int, use_cp: bool, b: float | None, dprime_factor: float, n_ha
 
 # ---------------------------------------------------------------------------- HEC
 def hec_topk(
-    labels: Any,
-    items: Any,
-    c: int,
-    d: int,
+    table: Any,
     k: int,
     epsilon: float,
     rng: Any = None,
     *,
     invalid: str = "replace",
-    m_ext: int = 2,
-    sampler: str = "count",
+    m_ext: int = M_EXT,
+    route: str = "counts",
 ) -> TopKResult:
     """HEC: users split at random into ``c`` groups; group ``j`` runs PEM(ε, K=k) for class ``j``,
     treating users of other classes as invalid (random replacement by default)."""
-    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
-    gen = as_generator(rng)
-    return _hec_groups(lab, itm, c, d, k, m_ext, _Stage(eps, invalid, sampler, gen), gen)
+    tab, k, eps, gen = _check(table, k, epsilon, rng, route)
+    return _hec(tab, k, m_ext, _Stage(eps, invalid, route, gen), route, gen)
 
 
-def _hec_groups(
-    lab: np.ndarray, itm: np.ndarray, c: int, d: int, k: int, m_ext: int, stage: Any, gen: np.random.Generator
-) -> TopKResult:
-    """HEC's mining: users split at random into ``c`` groups; group ``j`` runs PEM for class ``j`` with the round
-    step ``stage`` (users of other classes are invalid in that group)."""
-    levels = pem_levels(d, k, m_ext)
-    class_groups = _split(gen.permutation(lab.size), c)
-
-    def mine(j: int) -> np.ndarray:
-        users = class_groups[j]
-        valid = np.zeros(lab.size, dtype=bool)
-        valid[users] = lab[users] == j
-        rounds = _UserRounds(itm, users, d, stage, valid)
-        return rounds.pem(rounds.groups(len(levels)), levels, k)
-
-    return TopKResult(_mine_rows(c, k, mine), len(levels), {"levels": levels})
+def _hec(tab: np.ndarray, k: int, m_ext: int, stage: Any, route: str, gen: np.random.Generator) -> TopKResult:
+    """HEC's schedule with the round step ``stage`` (OUE, or the model of a script in :mod:`ldp.multiclass.authors`)."""
+    levels = pem_levels(tab.shape[1], k, m_ext)
+    mine = hec_class_miner(tab, k, levels, stage, route, gen)
+    return TopKResult(_mine_rows(tab.shape[0], k, mine), len(levels), {"levels": levels})
 
 
 # ---------------------------------------------------------------------------- PTJ
 def ptj_topk(
-    labels: Any,
-    items: Any,
-    c: int,
-    d: int,
+    table: Any,
     k: int,
     epsilon: float,
     rng: Any = None,
     *,
     shuffling: bool = False,
     invalid: str = "replace",
-    m_ext: int = 2,
-    sampler: str = "count",
+    m_ext: int = M_EXT,
+    route: str = "counts",
 ) -> TopKResult:
-    """PTJ: mine the top ``K = c·k`` pairs of the joint domain, then split them by class.
+    """PTJ: mine the top ``K = c·k`` pairs of the joint domain (value ``C·d + item``), then split them by class.
 
     ``shuffling=False``: PEM rounds (``PTJ``, ``PTJ+VP``).  ``shuffling=True``:
     ``IT = ceil(log2(c·d/(4K))) + 1`` shuffling rounds with ``B = 4K`` buckets keeping
@@ -574,19 +362,14 @@ def ptj_topk(
     ``PTJ-S+VP``).  The kept pairs are walked best first and each class takes its first
     ``k`` (slots left empty are ``-1``).
     """
-    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
-    gen = as_generator(rng)
-    stage = _Stage(eps, invalid, sampler, gen)
-    joint = ProductDomain((c, d)).encode(lab, itm)
-    return _ptj_mine(_UserRounds(joint, gen.permutation(lab.size), c * d, stage), c, d, k, shuffling, m_ext)
+    tab, k, eps, gen = _check(table, k, epsilon, rng, route)
+    rounds = joint_rounds(tab, route, _Stage(eps, invalid, route, gen), gen)
+    return _ptj_mine(rounds, *tab.shape, k, shuffling, m_ext)
 
 
 # ---------------------------------------------------------------------------- PTS baselines
 def pts_topk(
-    labels: Any,
-    items: Any,
-    c: int,
-    d: int,
+    table: Any,
     k: int,
     epsilon: float,
     rng: Any = None,
@@ -594,11 +377,11 @@ def pts_topk(
     invalid: str = "replace",
     shuffling: bool = False,
     use_global: bool = False,
-    a: float = 0.2,
+    a: float = ALG1_A,
     epsilon1: float | None = None,
     epsilon2: float | None = None,
-    m_ext: int = 2,
-    sampler: str = "count",
+    m_ext: int = M_EXT,
+    route: str = "counts",
 ) -> TopKResult:
     """PTS baselines and single-optimisation variants (Table III).
 
@@ -613,32 +396,28 @@ def pts_topk(
       the first half of the PEM levels for ``K = c·k``; each class
       continues from those suffixes with its own users.
     """
-    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
+    tab, k, eps, gen = _check(table, k, epsilon, rng, route)
     e1, e2 = split_budget(eps, epsilon1, epsilon2)
-    gen = as_generator(rng)
-    population = _UserPopulation(lab, itm, d, GRR(e1, c), gen, labels_first=False)
-    global_stage, class_stage = _Stage(eps, invalid, sampler, gen), _Stage(e2, invalid, sampler, gen)
-    return _pts_mine(population, c, d, k, shuffling, use_global, a, m_ext, global_stage, class_stage)
+    users = population(tab, route, GRR(e1, tab.shape[0]), gen, labels_first=False)
+    global_stage, class_stage = _Stage(eps, invalid, route, gen), _Stage(e2, invalid, route, gen)
+    return _pts_mine(users, *tab.shape, k, shuffling, use_global, a, m_ext, global_stage, class_stage)
 
 
 # ---------------------------------------------------------------------------- PTS optimised (Alg. 1 + 2)
 def pts_optimised_topk(
-    labels: Any,
-    items: Any,
-    c: int,
-    d: int,
+    table: Any,
     k: int,
     epsilon: float,
     rng: Any = None,
     *,
-    a: float = 0.2,
-    b: float | None = 2.0,
+    a: float = ALG1_A,
+    b: float | None = ALG2_B,
     use_global: bool = True,
     use_cp: bool = True,
     dprime_factor: float = 2.0,
     epsilon1: float | None = None,
     epsilon2: float | None = None,
-    sampler: str = "count",
+    route: str = "counts",
 ) -> TopKResult:
     """PTS-Shuffling+VP+CP, Algorithms 1 and 2 of Mao et al. ("PTS-opt").
 
@@ -656,16 +435,16 @@ def pts_optimised_topk(
        size").  ``b=None`` always uses CP (the SYN4 and Fig. 11 runs).
 
     ``use_global=False`` skips Algorithm 1 (all ``IT`` rounds per class); ``use_cp=False``
-    never uses CP.
+    never uses CP.  At count level the global sample is drawn from the true table first and
+    the labels perturbed afterwards (the reports are independent of the random order).
     """
-    lab, itm, c, d, k, eps = _check_common(labels, items, c, d, k, epsilon)
+    tab, k, eps, gen = _check(table, k, epsilon, rng, route)
     e1, e2 = split_budget(eps, epsilon1, epsilon2)
     _check_cp_test(b, dprime_factor)
-    gen = as_generator(rng)
-    stage = _Stage(e2, "vp", sampler, gen)
-    grr = GRR(e1, c)
-    population = _UserPopulation(lab, itm, d, grr, gen, labels_first=True)
-    return _pts_opt_mine(population, c, d, k, a, b, use_global, use_cp, dprime_factor, grr, stage)
+    grr = GRR(e1, tab.shape[0])
+    users = population(tab, route, grr, gen, labels_first=True)
+    stage = _Stage(e2, "vp", route, gen)
+    return _pts_opt_mine(users, *tab.shape, k, a, b, use_global, use_cp, dprime_factor, grr, stage)
 
 
 # ---------------------------------------------------------------------------- truth, scores, registry
@@ -701,52 +480,39 @@ def _m(fn: Callable[..., TopKResult], **fixed: Any) -> Callable[..., TopKResult]
 
 
 #: every miner by name with its fixed options: the five methods of Figs 7-10, then the columns of
-#: Table III ("PTJ:<col>", "PTS:<col>"; each column adds one optimisation to the baseline).  Values:
-#: the miner ("hec", "ptj", "pts", "pts-opt") and its options; both entry points are built from it.
-_REGISTRY: dict[str, tuple[str, dict[str, Any]]] = {
-    "HEC": ("hec", {}),
-    "PTJ": ("ptj", {}),
-    "PTJ-S+VP": ("ptj", {"shuffling": True, "invalid": "vp"}),
-    "PTS": ("pts", {}),
-    "PTS-opt": ("pts-opt", {}),
-    "PTJ:Baseline": ("ptj", {}),
-    "PTJ:+VP": ("ptj", {"invalid": "vp"}),
-    "PTJ:+Shuffling": ("ptj", {"shuffling": True}),
-    "PTJ:All": ("ptj", {"shuffling": True, "invalid": "vp"}),
-    "PTS:Baseline": ("pts", {}),
-    "PTS:+Global": ("pts", {"use_global": True}),
-    "PTS:+VP": ("pts", {"invalid": "vp"}),
-    "PTS:+Shuffling": ("pts", {"shuffling": True}),
-    "PTS:All": ("pts-opt", {}),
+#: Table III ("PTJ:<col>", "PTS:<col>"; each column adds one optimisation to the baseline)
+_REGISTRY: dict[str, Callable[..., TopKResult]] = {
+    "HEC": _m(hec_topk),
+    "PTJ": _m(ptj_topk),
+    "PTJ-S+VP": _m(ptj_topk, shuffling=True, invalid="vp"),
+    "PTS": _m(pts_topk),
+    "PTS-opt": _m(pts_optimised_topk),
+    "PTJ:Baseline": _m(ptj_topk),
+    "PTJ:+VP": _m(ptj_topk, invalid="vp"),
+    "PTJ:+Shuffling": _m(ptj_topk, shuffling=True),
+    "PTJ:All": _m(ptj_topk, shuffling=True, invalid="vp"),
+    "PTS:Baseline": _m(pts_topk),
+    "PTS:+Global": _m(pts_topk, use_global=True),
+    "PTS:+VP": _m(pts_topk, invalid="vp"),
+    "PTS:+Shuffling": _m(pts_topk, shuffling=True),
+    "PTS:All": _m(pts_optimised_topk),
 }
-
-
-def _registry(miners: dict[str, Callable[..., TopKResult]]) -> dict[str, Callable[..., TopKResult]]:
-    """Every name of :data:`_REGISTRY` bound to its miner in ``miners`` (by miner key) with its fixed options."""
-    return {name: _m(miners[kind], **fixed) for name, (kind, fixed) in _REGISTRY.items()}
-
-
-def _run_by_name(registry: dict[str, Callable[..., TopKResult]], method: Any, *args: Any, **options: Any) -> TopKResult:
-    """Call the miner named ``method`` in ``registry`` (a :func:`_registry`); ValueError naming the valid names."""
-    if not isinstance(method, str) or method not in registry:
-        raise ValueError(f"method must be one of {list(registry)}, got {method!r}")
-    return registry[method](*args, **options)
-
-
-_MINERS = _registry({"hec": hec_topk, "ptj": ptj_topk, "pts": pts_topk, "pts-opt": pts_optimised_topk})
 #: the five methods of Figs 7-10
-METHODS: dict[str, Callable[..., TopKResult]] = {name: _MINERS[name] for name in _REGISTRY if ":" not in name}
+METHODS: dict[str, Callable[..., TopKResult]] = {n: f for n, f in _REGISTRY.items() if ":" not in n}
 #: Table III, PTJ half: each column adds one optimisation to the baseline
-ABLATION_PTJ: dict[str, Callable[..., TopKResult]] = {n[4:]: f for n, f in _MINERS.items() if n.startswith("PTJ:")}
+ABLATION_PTJ: dict[str, Callable[..., TopKResult]] = {n[4:]: f for n, f in _REGISTRY.items() if n.startswith("PTJ:")}
 #: Table III, PTS half
-ABLATION_PTS: dict[str, Callable[..., TopKResult]] = {n[4:]: f for n, f in _MINERS.items() if n.startswith("PTS:")}
+ABLATION_PTS: dict[str, Callable[..., TopKResult]] = {n[4:]: f for n, f in _REGISTRY.items() if n.startswith("PTS:")}
 
 
-def mine_topk(
-    method: str, labels: Any, items: Any, c: int, d: int, k: int, epsilon: float, rng: Any = None, **options: Any
-) -> TopKResult:
-    """Run a miner by name (a key of :data:`METHODS`, or ``"PTJ:<col>"`` / ``"PTS:<col>"`` for Table III)."""
-    return _run_by_name(_MINERS, method, labels, items, c, d, k, epsilon, rng, **options)
+def mine_topk(method: str, table: Any, k: int, epsilon: float, rng: Any = None, **options: Any) -> TopKResult:
+    """Run a miner by name (a key of :data:`METHODS`, or ``"PTJ:<col>"`` / ``"PTS:<col>"`` for Table III).
+
+    ``options`` are the miner's keyword options (they override the name's fixed ones), e.g. ``route="users"``.
+    """
+    if not isinstance(method, str) or method not in _REGISTRY:
+        raise ValueError(f"method must be one of {list(_REGISTRY)}, got {method!r}")
+    return _REGISTRY[method](table, k, epsilon, rng, **options)
 
 
 # ---------------------------------------------------------------------------- Fig. 3: why prefixes mislead

@@ -26,11 +26,10 @@ from typing import Any
 import numpy as np
 
 from .._checks import as_generator
-from .authors import hec_as_published_mse, hec_topk_as_scripted_table, ptj_as_published_mse
-from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table, table_to_pairs
-from .paper import TOPK_K
-from .topk import score_topk, true_topk
-from .topk_counts import mine_topk_table
+from .authors import hec_as_published_mse, hec_topk_as_scripted, ptj_as_published_mse
+from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table
+from .paper import ALG1_A, ALG2_B, TOPK_K
+from .topk import mine_topk, score_topk, true_topk
 from .validity import CP
 
 __all__ = [
@@ -43,8 +42,6 @@ __all__ = [
     "topk_trial",
     "budget_split_trial",
     "topk_parameter_trial",
-    "DEFAULT_A",
-    "DEFAULT_B",
     "variance_on",
     "rmse_on",
     "topk_on",
@@ -53,9 +50,6 @@ __all__ = [
     "parameter_on",
     "hec_script_topk_on",
 ]
-
-#: Algorithm 1's sampled share ``a`` and Algorithm 2's threshold ``b`` (Sec. VII-F: "a = 0.2", "b = 2")
-DEFAULT_A, DEFAULT_B = 0.2, 2.0
 
 #: the four frequency-estimation methods of Fig. 6, in the paper's legend order
 FREQUENCY_METHODS = ("HEC", "PTJ", "PTS", "PTS-CP")
@@ -122,35 +116,13 @@ def analytic_rmse(
 
 @dataclass
 class TopKData:
-    """A label-item population for top-k runs.
-
-    The trials mine from :attr:`table` with the count-level miners; the per-user arrays
-    :attr:`labels` and :attr:`items` (one user per unit of the table, in the random order
-    of ``seed``) are built only when first asked for.
-    """
+    """A label-item population for top-k runs: its ``c x d`` table and its true top-k per ``k`` (cached)."""
 
     table: np.ndarray
-    seed: int = 0
-    labels: np.ndarray = field(init=False, repr=False)
-    items: np.ndarray = field(init=False, repr=False)
     _truth: dict = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.table = check_table(self.table)
-
-    def __getstate__(self) -> dict:
-        # the per-user arrays are rebuilt from (table, seed) on unpickling: a parallel sweep ships the table only
-        return {"table": self.table, "seed": self.seed, "_truth": self._truth}
-
-    def __setstate__(self, state: dict) -> None:
-        self.table, self.seed, self._truth = state["table"], state["seed"], state["_truth"]
-
-    def __getattr__(self, name: str) -> Any:
-        # the per-user arrays are built when a caller first needs them (also after unpickling)
-        if name in ("labels", "items") and "table" in self.__dict__:
-            self.labels, self.items = table_to_pairs(self.table, rng=self.seed)
-            return self.__dict__[name]
-        raise AttributeError(name)
 
     @property
     def c(self) -> int:
@@ -171,10 +143,9 @@ def topk_trial(
 ) -> dict[str, Any]:
     """One top-k trial: F1 and NCR averaged over classes, plus the per-class F1.
 
-    Mined at count level from ``data.table`` (:func:`ldp.multiclass.topk_counts.mine_topk_table`,
-    the same law as the per-user miners of :func:`ldp.multiclass.topk.mine_topk`).
+    Mined at count level from ``data.table`` (:func:`ldp.multiclass.topk.mine_topk`, ``route="counts"``).
     """
-    res = mine_topk_table(method, data.table, k, epsilon, rng, **options)
+    res = mine_topk(method, data.table, k, epsilon, rng, **options)
     s = score_topk(res.items, data.truth(k))
     out = {"f1": s["f1"], "ncr": s["ncr"]}
     out.update({f"f1_class{C}": float(v) for C, v in enumerate(s["f1_per_class"])})
@@ -217,7 +188,7 @@ def topk_parameter_trial(
     the estimated class size; varying ``b`` keeps ``a = 0.2``; ``ε1 = ε2 = ε/2``.
     """
     if parameter == "a":
-        opts = {"a": _check_share(value, "a"), "b": DEFAULT_B}
+        opts = {"a": _check_share(value, "a"), "b": ALG2_B}
     elif parameter == "b":
         if (
             isinstance(value, bool)
@@ -225,7 +196,7 @@ def topk_parameter_trial(
             or not (math.isfinite(float(value)) and float(value) > 0)
         ):
             raise ValueError(f"b must be a finite number > 0, got {value!r}")
-        opts = {"a": DEFAULT_A, "b": float(value)}
+        opts = {"a": ALG1_A, "b": float(value)}
     else:
         raise ValueError(f"parameter must be 'a' or 'b', got {parameter!r}")
     return topk_trial(data, "PTS-opt", epsilon, k, rng, **opts)
@@ -307,6 +278,6 @@ def hec_script_topk_on(
 ) -> dict[str, Any]:
     """One Fig. 10 trial of HEC as the authors' SYN script computes it (:func:`hec_topk_as_scripted`)."""
     d = _lookup(data, (dataset, c), "data")
-    res = hec_topk_as_scripted_table(d.table, k, epsilon, rng)
+    res = hec_topk_as_scripted(d.table, k, epsilon, rng)
     s = score_topk(res.items, d.truth(k))
     return {"f1": s["f1"], "ncr": s["ncr"]}

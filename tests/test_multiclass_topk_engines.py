@@ -1,8 +1,9 @@
-"""The count-level top-k miners have the law of the per-user miners (ldp.multiclass.topk_counts).
+"""The two routes of the top-k miners have one law (ldp.multiclass.topk_engines).
 
-Each test compares a count-level draw with its per-user counterpart: exact means and
-variances (z-scores against the closed form, 5 standard errors) and chi-square tests of
-the whole distribution at level ``ALPHA`` per test (the suite's false-alarm rate).
+Each test compares a count-level draw (``route="counts"``) with its per-user counterpart
+(``route="users"``): exact means and variances (z-scores against the closed form, 5 standard
+errors) and chi-square tests of the whole distribution at level ``ALPHA`` per test (the suite's
+false-alarm rate).
 """
 
 import numpy as np
@@ -10,10 +11,9 @@ import pytest
 from scipy import stats
 
 from ldp.multiclass import topk as T
-from ldp.multiclass import topk_counts as TC
+from ldp.multiclass import topk_engines as E
 from ldp.multiclass.frameworks import table_to_pairs
 from ldp.multiclass.samplers import grr_stay_arrive
-from ldp.multiclass.trials import TopKData
 from ldp.oracles import GRR
 
 ALPHA = 1e-3
@@ -37,7 +37,7 @@ def _chi2_two_sample(a, b):
 
 def test_split_sizes_are_array_split_sizes():
     for n, parts in ((10, 3), (7, 7), (5, 8), (0, 2), (1001, 6)):
-        assert TC.split_sizes(n, parts).tolist() == [len(x) for x in np.array_split(np.arange(n), parts)]
+        assert E.split_sizes(n, parts).tolist() == [len(x) for x in np.array_split(np.arange(n), parts)]
 
 
 @pytest.mark.parametrize("size", [2, 9])  # below / above the number of categories: both drawing routes
@@ -47,8 +47,8 @@ def test_round_pool_draw_is_the_hypergeometric_cut_of_a_random_permutation(size)
     n = counts.sum() + other
     users = np.repeat(np.arange(counts.size + 1), np.append(counts, other))
     gen = np.random.default_rng(1)
-    pool_draws = np.array([TC.RoundPool(counts, other, gen).draw(size) for _ in range(trials)])
-    pool = TC.RoundPool(counts, other)
+    pool_draws = np.array([E.RoundPool(counts, other, gen).draw(size) for _ in range(trials)])
+    pool = E.RoundPool(counts, other)
     assert pool.values.tolist() == [0, 2, 3, 4]  # empty values are not kept
     user_draws = np.array(
         [np.bincount(gen.permutation(users)[:size], minlength=counts.size + 1)[pool.values] for _ in range(trials)]
@@ -76,7 +76,7 @@ def test_round_pool_rounds_after_merging_dead_values_keep_the_law():
     gen = np.random.default_rng(2)
     merged, plain = [], []
     for _ in range(trials):
-        pool = TC.RoundPool(counts, 0, gen)
+        pool = E.RoundPool(counts, 0, gen)
         pool.draw(sizes[0])
         pool.keep(np.isin(pool.values, [1, 3]))
         merged.append(tuple(pool.dense(pool.draw(sizes[1]))[[1, 3]]))
@@ -84,9 +84,9 @@ def test_round_pool_rounds_after_merging_dead_values_keep_the_law():
         plain.append(tuple(np.bincount(users[sizes[0] : sizes[0] + sizes[1]], minlength=4)[[1, 3]]))
     assert _chi2_two_sample(merged, plain) > ALPHA
     with pytest.raises(ValueError, match="size must lie"):
-        TC.RoundPool(counts).draw(100)
+        E.RoundPool(counts).draw(100)
     with pytest.raises(ValueError, match="other must be"):
-        TC.RoundPool(counts, -1)
+        E.RoundPool(counts, -1)
 
 
 @pytest.mark.parametrize("c, d, top", [(2, 6, 6), (4, 3, 60), (12, 3, 6)])  # c = 2, multinomial and per-mover routes
@@ -128,12 +128,12 @@ def test_cp_last_round_counts_kept_labels_as_a_random_subset():
     """The valid (label kept) users of a class's last round: count level against a per-user cut."""
     stay, arrive, sizes, trials = np.array([6, 2, 5]), np.array([3, 7, 0]), [8, 15], 4000
     gen = np.random.default_rng(8)
-    rule = TC._kept_label(stay, arrive, gen)
+    rule = E._kept_label(stay, arrive, gen)
     flags = np.concatenate([np.repeat(np.arange(3), stay), np.repeat(np.arange(3), arrive)])
     kept = np.concatenate([np.ones(stay.sum(), bool), np.zeros(arrive.sum(), bool)])
     counts, users = [], []
     for _ in range(trials):
-        pool = TC.RoundPool(stay + arrive, 0, gen)
+        pool = E.RoundPool(stay + arrive, 0, gen)
         pool.draw(sizes[0])
         counts.append(tuple(pool.dense(rule(pool.values, pool.draw(sizes[1])))))
         order = gen.permutation(flags.size)[sizes[0] :]
@@ -169,15 +169,15 @@ def test_count_level_miner_has_the_law_of_the_per_user_miner(method):
             [10, 10, 10, 10, 10, 10, 10, 10, 40, 35, 30, 25, 0, 0, 0, 0] * 4,
         ]
     )
-    data, k, eps, trials = TopKData(table), 4, 2.0, 500
-    truth = data.truth(k)
+    k, eps, trials = 4, 2.0, 500
+    truth = T.true_topk(table, k)
     gen = np.random.default_rng(abs(hash(method)) % 2**32)
     opts = {"use_global": False, "b": None} if method == "PTS-opt" else {}
     f1_counts, f1_users = [], []
     for _ in range(trials):
-        res = TC.mine_topk_table(method, table, k, eps, gen, **opts)
+        res = T.mine_topk(method, table, k, eps, gen, **opts)
         f1_counts.append(tuple(np.round(T.score_topk(res.items, truth)["f1_per_class"] * k).astype(int)))
-        res = T.mine_topk(method, data.labels, data.items, 3, table.shape[1], k, eps, gen, **opts)
+        res = T.mine_topk(method, table, k, eps, gen, route="users", **opts)
         f1_users.append(tuple(np.round(T.score_topk(res.items, truth)["f1_per_class"] * k).astype(int)))
     for C in range(3):
         p = _chi2_two_sample([x[C] for x in f1_counts], [x[C] for x in f1_users])
@@ -209,18 +209,18 @@ def test_round_engines_draw_each_round_like_the_per_user_engines(engine):
     got = {"counts": [], "users": []}
     for _ in range(trials):
         rec = _Record(gen)
-        pool = TC.RoundPool(counts, 0, gen)
+        pool = E.RoundPool(counts, 0, gen)
         if engine == "shuffle":
-            TC._shuffle_rounds(pool, TC.split_sizes(n, rounds), cands, schedule, rec)
+            E._shuffle_rounds(pool, E.split_sizes(n, rounds), cands, schedule, rec)
         else:
-            TC._pem_rounds(pool, TC.split_sizes(n, rounds), levels, 64, 4, rec)
+            E._pem_rounds(pool, E.split_sizes(n, rounds), levels, 64, 4, rec)
         got["counts"].append(rec.seen)
         rec = _Record(gen)
         groups = np.array_split(gen.permutation(n), rounds)
         if engine == "shuffle":
-            T._shuffle_stage(items, lambda r, g: np.ones(g.size, bool), groups, cands, schedule, 64, rec)
+            E._shuffle_stage(items, lambda r, g: np.ones(g.size, bool), groups, cands, schedule, 64, rec)
         else:
-            T._pem_stage(items, np.ones(n, bool), groups, levels, 64, 4, rec)
+            E._pem_stage(items, np.ones(n, bool), groups, levels, 64, 4, rec)
         got["users"].append(rec.seen)
     for r in range(rounds):
         p = _chi2_two_sample([x[r] // 4 for x in got["counts"]], [x[r] // 4 for x in got["users"]])
@@ -232,14 +232,14 @@ def test_count_level_miner_with_many_rounds_has_the_law_of_the_per_user_miner(me
     """Four or more rounds per group, so that users merged into the others are drawn in later rounds."""
     gen = np.random.default_rng(9)
     table = np.stack([np.sort(gen.integers(0, 40, 256))[::-1], gen.integers(0, 40, 256)])
-    data, k, eps, trials = TopKData(table), 3, 3.0, 300
-    truth = data.truth(k)
+    k, eps, trials = 3, 3.0, 300
+    truth = T.true_topk(table, k)
     opts = {"use_global": False, "b": None} if method == "PTS-opt" else {}
     f1_counts, f1_users = [], []
     for _ in range(trials):
-        res = TC.mine_topk_table(method, table, k, eps, gen, **opts)
+        res = T.mine_topk(method, table, k, eps, gen, **opts)
         f1_counts.append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
-        res = T.mine_topk(method, data.labels, data.items, 2, 256, k, eps, gen, **opts)
+        res = T.mine_topk(method, table, k, eps, gen, route="users", **opts)
         f1_users.append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
     assert res.rounds >= 4
     assert _chi2_two_sample(f1_counts, f1_users) > ALPHA
@@ -247,15 +247,15 @@ def test_count_level_miner_with_many_rounds_has_the_law_of_the_per_user_miner(me
 
 def test_pts_opt_with_the_global_stage_and_the_b_test_has_the_law_of_the_per_user_miner():
     table = np.array([[400, 300, 200, 100, 90, 80, 70, 60] * 32, [60, 70, 80, 90, 100, 200, 300, 400] * 32])
-    data, k, eps, trials = TopKData(table), 3, 3.0, 400
-    truth = data.truth(k)
+    k, eps, trials = 3, 3.0, 400
+    truth = T.true_topk(table, k)
     gen = np.random.default_rng(5)
     out = {"counts": [], "users": [], "cp_counts": [], "cp_users": []}
     for _ in range(trials):
-        res = TC.pts_optimised_topk_table(table, k, eps, gen)
+        res = T.pts_optimised_topk(table, k, eps, gen)
         out["counts"].append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
         out["cp_counts"].append(tuple(res.info["cp_used"]))
-        res = T.pts_optimised_topk(data.labels, data.items, 2, table.shape[1], k, eps, gen)
+        res = T.pts_optimised_topk(table, k, eps, gen, route="users")
         out["users"].append(int(np.round(T.score_topk(res.items, truth)["f1"] * 2 * k)))
         out["cp_users"].append(tuple(res.info["cp_used"]))
     assert _chi2_two_sample(out["counts"], out["users"]) > ALPHA
@@ -264,45 +264,38 @@ def test_pts_opt_with_the_global_stage_and_the_b_test_has_the_law_of_the_per_use
 
 def test_count_level_miners_validate_and_reproduce():
     table = np.array([[30, 20, 10, 5], [5, 10, 20, 30]])
-    a = TC.mine_topk_table("PTS-opt", table, 2, 4.0, 3).items
-    assert np.array_equal(a, TC.mine_topk_table("PTS-opt", table, 2, 4.0, 3).items)
+    a = T.mine_topk("PTS-opt", table, 2, 4.0, 3).items
+    assert np.array_equal(a, T.mine_topk("PTS-opt", table, 2, 4.0, 3).items)
     with pytest.raises(ValueError, match="method must be one of"):
-        TC.mine_topk_table("XYZ", table, 2, 4.0)
+        T.mine_topk("XYZ", table, 2, 4.0)
     with pytest.raises(ValueError, match="k must be <="):
-        TC.mine_topk_table("PTS", table, 5, 4.0)
+        T.mine_topk("PTS", table, 5, 4.0)
     with pytest.raises(ValueError, match="epsilon"):
-        TC.mine_topk_table("PTS", table, 2, -1.0)
+        T.mine_topk("PTS", table, 2, -1.0)
 
 
-# ---------------------------------------------------------------------------- one code path for both entry points
+# ---------------------------------------------------------------------------- one schedule for both routes
 ALL_NAMES = list(T.METHODS) + [f"PTJ:{x}" for x in T.ABLATION_PTJ] + [f"PTS:{x}" for x in T.ABLATION_PTS]
 
 
 @pytest.mark.parametrize("method", ALL_NAMES)
-def test_both_entry_points_run_the_same_schedule_for_every_name(method):
-    """A name means the same miner with the same fixed options at both entry points: same rounds and schedule."""
+def test_both_routes_run_the_same_schedule_for_every_name(method):
+    """A name means the same schedule on both routes: same rounds and the same schedule details."""
     table = np.array([[400, 300, 200, 100] * 16, [100, 200, 300, 400] * 16, [250] * 64])
-    lab, itm = table_to_pairs(table, rng=0)
-    users = T.mine_topk(method, lab, itm, 3, 64, 2, 2.0, rng=1)
-    counts = TC.mine_topk_table(method, table, 2, 2.0, rng=1)
+    users = T.mine_topk(method, table, 2, 2.0, rng=1, route="users")
+    counts = T.mine_topk(method, table, 2, 2.0, rng=1)
     assert users.rounds == counts.rounds
     assert users.info.keys() == counts.info.keys()
     for key in ("levels", "global_levels", "IT", "IT_f", "IT_r"):
         assert users.info.get(key) == counts.info.get(key)
-    assert list(TC.TABLE_METHODS) == ALL_NAMES
 
 
 @pytest.mark.parametrize("method", ["XYZ", 5, None])
-def test_unknown_method_is_refused_alike_by_both_entry_points(method):
-    """Both entry points list the same names; a non-string name is a ValueError too (was an AttributeError)."""
-    table = np.array([[30, 20, 10, 5], [5, 10, 20, 30]])
-    lab, itm = table_to_pairs(table, rng=0)
-    with pytest.raises(ValueError) as user_err:
-        T.mine_topk(method, lab, itm, 2, 4, 2, 1.0, rng=0)
-    with pytest.raises(ValueError) as count_err:
-        TC.mine_topk_table(method, table, 2, 1.0, rng=0)
-    assert str(user_err.value) == str(count_err.value)
-    assert all(name in str(user_err.value) for name in ALL_NAMES)
+def test_unknown_method_is_refused_naming_every_method(method):
+    """A non-string name is a ValueError too (was an AttributeError); the message lists every name."""
+    with pytest.raises(ValueError, match="method must be one of") as err:
+        T.mine_topk(method, np.array([[30, 20, 10, 5], [5, 10, 20, 30]]), 2, 1.0, rng=0)
+    assert all(name in str(err.value) for name in ALL_NAMES)
 
 
 class _Recorder:
@@ -342,12 +335,12 @@ class _Noiseless:
 def test_shuffle_round_keeps_the_best_buckets_best_first():
     held = np.array([5, 0, 9, 1, 7, 3, 0, 8])
     cands = np.array([0, 2, 3, 4, 5, 7])
-    singles = T._shuffle_round(cands, held, int(held.sum()), cands.size, 3, _Noiseless(0))
+    singles = E._shuffle_round(cands, held, int(held.sum()), cands.size, 3, _Noiseless(0))
     assert singles.tolist() == [2, 7, 4]
     checked = 0
     for seed in range(20):  # buckets of two: the kept candidates are exactly those of the two heaviest buckets
-        perm, pos, n_buckets = T.shuffle_into_buckets(cands, 3, np.random.default_rng(seed))
-        kept = T._shuffle_round(cands, held, int(held.sum()), 3, 2, _Noiseless(seed))
+        perm, pos, n_buckets = E.shuffle_into_buckets(cands, 3, np.random.default_rng(seed))
+        kept = E._shuffle_round(cands, held, int(held.sum()), 3, 2, _Noiseless(seed))
         sums = np.bincount(pos, weights=held[perm], minlength=n_buckets)
         best = np.argsort(-sums, kind="stable")[:2]
         if sums[best[0]] > sums[best[1]] > np.delete(sums, best).max():  # no ties: the ranking is determined
@@ -358,8 +351,8 @@ def test_shuffle_round_keeps_the_best_buckets_best_first():
 
 
 def test_pem_children_extend_each_kept_suffix_pad_major():
-    kids = T._pem_children(np.array([1, 3]), 2, 3, 7)
+    kids = E._pem_children(np.array([1, 3]), 2, 3, 7)
     assert kids.tolist() == [[1, 5], [3, 7]]
     assert kids.T.ravel().tolist() == [1, 3, 5, 7]  # pad-major: every kept suffix with pad 0, then with pad 1
     assert ((kids & 0b11) == np.array([[1], [3]])).all()
-    assert T._pem_children(None, 0, 3, 6).tolist() == [[0, 1, 2, 3, 4, 5]]
+    assert E._pem_children(None, 0, 3, 6).tolist() == [[0, 1, 2, 3, 4, 5]]
