@@ -188,9 +188,15 @@ def _reference_bernoulli_bits(shape, prob, gen):
     out = gen.integers(0, 65536, size=shape, dtype=np.uint16) < t
     flat = out.reshape(-1)
     if scaled > t and flat.size:
-        marks = int(gen.binomial(flat.size, (scaled - t) / (65536 - t)))
-        if marks:
-            flat[gen.choice(flat.size, size=marks, replace=False, shuffle=False)] = True
+        s = (scaled - t) / (65536 - t)
+        mean = flat.size * s
+        batch, last = int(mean + 6 * np.sqrt(mean) + 16), -1
+        while True:  # a Bernoulli(s) process: geometric gaps, one batch after another
+            steps = last + np.cumsum(gen.geometric(s, size=batch))
+            flat[steps[steps < flat.size]] = True
+            if (steps < flat.size).sum() < batch:
+                return out
+            last = steps[-1]
     return out
 
 
@@ -274,3 +280,25 @@ def test_support_counts_narrow_accumulator_over_many_rows():
     reports = np.ones((140_000, 3), dtype=bool)
     reports[::7, 1] = False
     np.testing.assert_array_equal(o.support_counts(reports), reports.sum(axis=0))
+
+
+@pytest.mark.parametrize(
+    "size, prob, batch",
+    [(1, 0.5, None), (10, 1.0, None), (10, 1.0, 3), (50_000, 1e-3, None), (3_000, 0.02, None), (3_000, 0.02, 7)],
+)
+def test_bernoulli_marks_are_a_bernoulli_process(size, prob, batch):
+    """Every position is marked with probability prob (5 s.e. over many runs), positions ascending and distinct;
+    prob = 1 marks everything; several batches are needed when a run holds more marks than the first batch."""
+    from ldp.oracles.unary import bernoulli_marks
+
+    gen = np.random.default_rng(22)
+    runs = 400
+    hits = np.zeros(size, dtype=np.int64)
+    for _ in range(runs):
+        pos = bernoulli_marks(size, prob, gen, batch)
+        assert np.all(np.diff(pos) > 0) and (pos.size == 0 or (pos[0] >= 0 and pos[-1] < size))
+        hits[pos] += 1
+    if prob == 1.0:
+        assert hits.tolist() == [runs] * size
+    total, expected = hits.sum(), runs * size * prob
+    assert abs(total - expected) <= 5 * np.sqrt(expected * (1 - prob)) + 1e-9

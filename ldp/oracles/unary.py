@@ -62,12 +62,11 @@ def bernoulli_bits(
 
     Write ``prob * 2**16 = t + r`` with integer ``t`` and ``0 <= r < 1``.  A uniform 16-bit integer ``u`` gives
     a 1 when ``u < t`` (probability ``t / 2**16``); independently, every position is also set to 1 with the
-    small probability ``s = r / (2**16 - t)``.  A bit is then 1 with probability
+    small probability ``s = r / (2**16 - t)`` (:func:`bernoulli_marks`).  A bit is then 1 with probability
     ``t/2**16 + (1 - t/2**16) s = (t + r) / 2**16 = prob`` exactly, and the bits stay independent: nothing is
     rounded, unlike thresholding 16-bit words alone, which would shift ``q`` and hence the privacy level.  The
-    extra ones are drawn as their number ``K ~ Bin(size, s)`` and a uniform ``K``-subset of the positions (the
-    law of independent Bernoulli(``s``) marks), after all the ``u``: at ``s < 2**-16`` that costs next to
-    nothing, and no pass looks for the ``u`` that equal ``t``.
+    marks are drawn after all the ``u``, from geometric gaps: at ``s < 2**-16`` that costs next to nothing, and
+    no pass looks for the ``u`` that equal ``t``.
 
     The 16-bit uniforms are those of ``gen.integers(0, 2**16, size=shape, dtype=np.uint16)``; with numpy's
     default bit generator they are read straight from its raw 64-bit outputs, in cache-sized pieces (see
@@ -91,10 +90,32 @@ def bernoulli_bits(
         np.less(gen.integers(0, 65536, size=flat.size, dtype=np.uint16), t, out=flat)
     extra = scaled - t
     if extra > 0 and flat.size:
-        marks = int(gen.binomial(flat.size, extra / (65536 - t)))
-        if marks:
-            flat[gen.choice(flat.size, size=marks, replace=False, shuffle=False)] = True
+        flat[bernoulli_marks(flat.size, extra / (65536 - t), gen)] = True
     return out
+
+
+def bernoulli_marks(size: int, prob: float, gen: np.random.Generator, batch: int | None = None) -> np.ndarray:
+    """Ascending positions, among ``size``, of independent Bernoulli(``prob``) marks (``0 < prob <= 1``).
+
+    The gaps between successive marks of a Bernoulli process are independent geometric variables, so the
+    positions are the partial sums of ``gen.geometric(prob)`` draws (minus one) that stay below ``size``; they
+    are drawn ``batch`` at a time (by default a little more than the expected count, so one batch nearly
+    always suffices).  numpy's geometric sampler reads whole 64-bit
+    words, so it leaves no 32-bit half buffered in the generator and the next 16-bit uniforms of
+    :func:`bernoulli_bits` can still be read from its raw outputs.
+    """
+    found = []
+    last = -1
+    if batch is None:
+        mean = size * prob
+        batch = int(mean + 6 * math.sqrt(mean) + 16)
+    while True:
+        steps = last + np.cumsum(gen.geometric(prob, size=batch))
+        inside = steps[steps < size]
+        found.append(inside)
+        if inside.size < batch:
+            return np.concatenate(found)
+        last = int(steps[-1])
 
 
 #: 16-bit uniforms drawn and thresholded at a time by :func:`_threshold_raw` (128 KiB: the pass stays in cache)
