@@ -302,3 +302,13 @@ def test_bernoulli_marks_are_a_bernoulli_process(size, prob, batch):
         assert hits.tolist() == [runs] * size
     total, expected = hits.sum(), runs * size * prob
     assert abs(total - expected) <= 5 * np.sqrt(expected * (1 - prob)) + 1e-9
+
+
+def test_bernoulli_bits_leave_no_half_word_so_the_next_call_reads_raw_words():
+    """The marks are drawn from 64-bit words: after a call with marks, the fast raw path is still open."""
+    from ldp.oracles.unary import _raw_uint16_path, bernoulli_bits
+
+    gen = np.random.default_rng(23)
+    for _ in range(5):
+        bits = bernoulli_bits((1_000_003,), 1 / (np.e + 1), gen)
+        assert bits.any() and _raw_uint16_path(gen)
