@@ -160,8 +160,9 @@ def ldp_task(kind: str) -> Callable[[np.ndarray, int], np.ndarray]:
     if kind == "GRR":
 
         def run(x: np.ndarray, seed: int) -> np.ndarray:
+            # per-user reports, counted as they are drawn (the reports' own check is skipped, not the users')
             o = GRR(EPS, D)
-            return o.estimate(o.perturb(x, seed))
+            return o.estimate_counts(o.perturb_and_count(x, seed), x.size)
     elif kind == "OUE":
 
         def run(x: np.ndarray, seed: int) -> np.ndarray:

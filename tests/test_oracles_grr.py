@@ -125,6 +125,7 @@ def test_perturb_and_count_same_as_the_previous_casting_path(eps, d, n):
     np.testing.assert_array_equal(new, old)
     assert gen.random() == gen_new.random()
     np.testing.assert_array_equal(o.support_counts(new), np.bincount(old, minlength=d))
+    np.testing.assert_array_equal(o.perturb_and_count(x, np.random.default_rng(4)), np.bincount(old, minlength=d))
 
 
 @pytest.mark.parametrize(

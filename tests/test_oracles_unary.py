@@ -150,8 +150,8 @@ def test_bernoulli_bits_edges_are_exact():
 
 
 @pytest.mark.parametrize("prob", [0.5 / 65536, 1 / (np.e + 1), 0.123456789, 1 - 3.3 / 65536])
-def test_bernoulli_bits_mean_is_prob_including_the_tie_path(prob):
-    """The tie branch carries all the mass below 2**-16 (first case): the mean must still be prob within 5 s.e."""
+def test_bernoulli_bits_mean_is_prob_including_the_extra_marks(prob):
+    """The extra marks carry all the mass below 2**-16 (first case): the mean must still be prob within 5 s.e."""
     from ldp.oracles.unary import bernoulli_bits
 
     gen = np.random.default_rng(12)
@@ -161,35 +161,49 @@ def test_bernoulli_bits_mean_is_prob_including_the_tie_path(prob):
     assert abs(ones - n * prob) <= 5 * se
 
 
-def _old_bernoulli_bits(shape, prob, gen):
-    """The previous implementation (full ``flatnonzero`` over the tie mask), kept as the reference."""
+def test_bernoulli_bits_counts_per_block_are_binomial_including_the_extra_marks():
+    """Ones per block of 4,096 bits follow Bin(4096, prob), as independent Bernoulli bits must.
+
+    At prob = 2.5 / 2**16 a fifth of the ones come from the extra marks, so marks that were not independent
+    Bernoulli(s) per position (clumped, spread out, or dependent on the thresholded words) would change the
+    law of the block counts.  Chi-square over the counts 0, 1, 2 and >= 3, at 1e-4.
+    """
+    from scipy import stats
+
+    from ldp.oracles.unary import bernoulli_bits
+
+    prob, block = 2.5 / 65536, 4096
+    bits = bernoulli_bits((40_000_000 // block, block), prob, np.random.default_rng(21))
+    per_block = np.minimum(bits.sum(axis=1), 3)
+    observed = np.bincount(per_block, minlength=4)
+    law = stats.binom(block, prob)
+    expected = per_block.size * np.array([law.pmf(0), law.pmf(1), law.pmf(2), law.sf(2)])
+    assert stats.chisquare(observed, expected).pvalue > 1e-4
+
+
+def _reference_bernoulli_bits(shape, prob, gen):
+    """The sampler written with numpy's plain primitives: the reference for the fast paths' random stream."""
     scaled = prob * 65536.0
     t = int(np.floor(scaled))
-    u = gen.integers(0, 65536, size=shape, dtype=np.uint16)
-    out = u < t
-    ties = np.flatnonzero(u == t)
-    if ties.size:
-        out.flat[ties] = gen.random(ties.size) < (scaled - t)
+    out = gen.integers(0, 65536, size=shape, dtype=np.uint16) < t
+    flat = out.reshape(-1)
+    if scaled > t and flat.size:
+        s = (scaled - t) / (65536 - t)
+        mean = flat.size * s
+        batch, last = int(mean + 6 * np.sqrt(mean) + 16), -1
+        while True:  # a Bernoulli(s) process: geometric gaps, one batch after another
+            steps = last + np.cumsum(gen.geometric(s, size=batch))
+            flat[steps[steps < flat.size]] = True
+            if (steps < flat.size).sum() < batch:
+                return out
+            last = steps[-1]
     return out
 
 
-def test_flat_ties_equals_flatnonzero():
-    from ldp.oracles.unary import _TIE_BLOCK, _flat_ties
-
-    gen = np.random.default_rng(13)
-    for size in (0, 1, _TIE_BLOCK - 1, _TIE_BLOCK, 3 * _TIE_BLOCK + 17, 1_000_003):
-        u = gen.integers(0, 65536, size=size, dtype=np.uint16)
-        if size:
-            u[[0, size - 1]] = 777  # ties at both ends
-            u[gen.integers(0, size, size=min(size, 50))] = 777
-        np.testing.assert_array_equal(_flat_ties(u, 777), np.flatnonzero(u == 777))
-        np.testing.assert_array_equal(_flat_ties(u.reshape(-1, 1), 5), np.flatnonzero(u == 5))
-
-
 @pytest.mark.parametrize("d", [2, 3, 1000, 5003])
-def test_perturb_and_count_same_counts_as_the_old_int64_path(d):
-    """Narrow per-chunk accumulators and the two-level tie search change no count: the same seed gives
-    exactly the counts of the previous path (int64 column sums, full flatnonzero of the ties)."""
+def test_perturb_and_count_same_counts_as_the_plain_int64_path(d):
+    """Narrow per-chunk accumulators and the raw-word sampler change no count: the same seed gives exactly
+    the counts of the plain path (numpy's own 16-bit sampler, int64 column sums)."""
     o = OUE(1.0, d)
     x = np.random.default_rng(14).integers(0, d, size=30_000)
     gen = np.random.default_rng(15)
@@ -197,7 +211,7 @@ def test_perturb_and_count_same_counts_as_the_old_int64_path(d):
     old = np.zeros(d, dtype=np.int64)
     for start in range(0, x.size, rows):
         m = min(rows, x.size - start)
-        block = _old_bernoulli_bits((m, d), o.q, gen)
+        block = _reference_bernoulli_bits((m, d), o.q, gen)
         block[np.arange(m), x[start : start + m]] = gen.random(m) < o.p
         old += np.add.reduce(block.view(np.uint8), axis=0, dtype=np.int64)
     np.testing.assert_array_equal(o.perturb_and_count(x, np.random.default_rng(15)), old)
@@ -206,9 +220,9 @@ def test_perturb_and_count_same_counts_as_the_old_int64_path(d):
 @pytest.mark.parametrize("size", [0, 1, 3, 4, 5, 65_536 * 2 + 7, 4_194_000])
 @pytest.mark.parametrize("half_word_left", [False, True])
 def test_bernoulli_bits_reads_raw_words_with_the_same_bits_as_integers(size, half_word_left):
-    """The raw-word path (PCG64, in cache-sized pieces, tail of size % 4) gives the very bits of the previous
+    """The raw-word path (PCG64, in cache-sized pieces, tail of size % 4) gives the very bits of the plain
     path for the same seed, leaves the generator in the same state, and falls back when a 32-bit half
-    is left over; ties (about size / 2**16 of them) are resolved the same way."""
+    is left over; the extra marks (about size / 2**16 of them) are drawn the same way."""
     from ldp.oracles.unary import _raw_uint16_path, bernoulli_bits
 
     for prob in (1 / (np.e + 1), 777.5 / 65536):
@@ -217,7 +231,7 @@ def test_bernoulli_bits_reads_raw_words_with_the_same_bits_as_integers(size, hal
             g_old.integers(0, 2**32, size=1, dtype=np.uint32)
             g_new.integers(0, 2**32, size=1, dtype=np.uint32)
         assert _raw_uint16_path(g_new) is not half_word_left
-        expected = _old_bernoulli_bits((size,), prob, g_old)
+        expected = _reference_bernoulli_bits((size,), prob, g_old)
         np.testing.assert_array_equal(bernoulli_bits((size,), prob, g_new), expected)
         s_old, s_new = g_old.bit_generator.state, g_new.bit_generator.state
         assert s_old["state"] == s_new["state"] and s_old["has_uint32"] == s_new["has_uint32"]
@@ -233,11 +247,11 @@ def test_bernoulli_bits_other_bit_generators_and_out():
     from ldp.oracles.unary import bernoulli_bits
 
     for bg in (np.random.MT19937, np.random.Philox, np.random.SFC64):
-        expected = _old_bernoulli_bits((300, 7), 0.3, np.random.Generator(bg(17)))
+        expected = _reference_bernoulli_bits((300, 7), 0.3, np.random.Generator(bg(17)))
         np.testing.assert_array_equal(bernoulli_bits((300, 7), 0.3, np.random.Generator(bg(17))), expected)
     out = np.empty((300, 7), dtype=bool)
     assert bernoulli_bits((300, 7), 0.3, np.random.default_rng(18), out=out) is out
-    np.testing.assert_array_equal(out, _old_bernoulli_bits((300, 7), 0.3, np.random.default_rng(18)))
+    np.testing.assert_array_equal(out, _reference_bernoulli_bits((300, 7), 0.3, np.random.default_rng(18)))
     with pytest.raises(ValueError, match="C-contiguous boolean array of shape"):
         bernoulli_bits((300, 7), 0.3, np.random.default_rng(18), out=np.empty((7, 300), dtype=bool))
 
@@ -251,7 +265,7 @@ def test_perturb_writes_the_same_reports_as_the_chunk_buffer_path():
     blocks = []
     for start in range(0, x.size, rows):
         m = min(rows, x.size - start)
-        block = _old_bernoulli_bits((m, 1000), o.q, gen)
+        block = _reference_bernoulli_bits((m, 1000), o.q, gen)
         block[np.arange(m), x[start : start + m]] = gen.random(m) < o.p
         blocks.append(block)
     reports = o.perturb(x, np.random.default_rng(20))
@@ -266,3 +280,35 @@ def test_support_counts_narrow_accumulator_over_many_rows():
     reports = np.ones((140_000, 3), dtype=bool)
     reports[::7, 1] = False
     np.testing.assert_array_equal(o.support_counts(reports), reports.sum(axis=0))
+
+
+@pytest.mark.parametrize(
+    "size, prob, batch",
+    [(1, 0.5, None), (10, 1.0, None), (10, 1.0, 3), (50_000, 1e-3, None), (3_000, 0.02, None), (3_000, 0.02, 7)],
+)
+def test_bernoulli_marks_are_a_bernoulli_process(size, prob, batch):
+    """Every position is marked with probability prob (5 s.e. over many runs), positions ascending and distinct;
+    prob = 1 marks everything; several batches are needed when a run holds more marks than the first batch."""
+    from ldp.oracles.unary import bernoulli_marks
+
+    gen = np.random.default_rng(22)
+    runs = 400
+    hits = np.zeros(size, dtype=np.int64)
+    for _ in range(runs):
+        pos = bernoulli_marks(size, prob, gen, batch)
+        assert np.all(np.diff(pos) > 0) and (pos.size == 0 or (pos[0] >= 0 and pos[-1] < size))
+        hits[pos] += 1
+    if prob == 1.0:
+        assert hits.tolist() == [runs] * size
+    total, expected = hits.sum(), runs * size * prob
+    assert abs(total - expected) <= 5 * np.sqrt(expected * (1 - prob)) + 1e-9
+
+
+def test_bernoulli_bits_leave_no_half_word_so_the_next_call_reads_raw_words():
+    """The marks are drawn from 64-bit words: after a call with marks, the fast raw path is still open."""
+    from ldp.oracles.unary import _raw_uint16_path, bernoulli_bits
+
+    gen = np.random.default_rng(23)
+    for _ in range(5):
+        bits = bernoulli_bits((1_000_003,), 1 / (np.e + 1), gen)
+        assert bits.any() and _raw_uint16_path(gen)

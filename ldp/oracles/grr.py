@@ -84,6 +84,14 @@ class GRR(FrequencyOracle):
                 np.copyto(reports[start:stop], x[start:stop], where=k)
         return reports
 
+    def perturb_and_count(self, x: Any, rng: Any = None) -> np.ndarray:
+        """``support_counts(perturb(x, rng))`` for the same ``rng`` state, without re-checking the reports.
+
+        The reports come straight from :meth:`perturb`, so they are in the domain by construction: they are
+        counted at once, where :meth:`support_counts` must first check reports of unknown origin.
+        """
+        return np.bincount(self.perturb(x, rng), minlength=self.d)
+
     def support_counts(self, reports: Any) -> np.ndarray:
         """``C(v)``: how many reports equal ``v``; reports outside the domain raise ``ValueError``.
 

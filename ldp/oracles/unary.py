@@ -28,7 +28,7 @@ from .._checks import check_epsilon, check_int, check_probability
 from .base import FrequencyOracle, StoredProbabilities
 
 #: bits per chunk of users (rows = _CHUNK_BITS // d): bounds the working memory, and fixes the order in which a
-#: chunk's draws are taken from the stream (its 16-bit uniforms, then its ties, then its users' own bits)
+#: chunk's draws are taken from the stream (its 16-bit uniforms, then its extra marks, then its users' own bits)
 _CHUNK_BITS = 1 << 22
 #: largest domain for which :meth:`UnaryEncoding.channel` enumerates the 2^d outputs
 MAX_CHANNEL_D = 12
@@ -61,9 +61,12 @@ def bernoulli_bits(
     """Independent Bernoulli(``prob``) bits, exact to double precision, about 10x faster than ``random() < prob``.
 
     Write ``prob * 2**16 = t + r`` with integer ``t`` and ``0 <= r < 1``.  A uniform 16-bit integer ``u`` gives
-    a 1 when ``u < t``, a 0 when ``u > t``, and on the tie ``u == t`` (probability ``2**-16``) a second,
-    double-precision draw decides with probability ``r``.  So ``P(1) = t/2**16 + r/2**16 = prob`` exactly:
-    nothing is rounded, unlike thresholding bytes alone, which would shift ``q`` and hence the privacy level.
+    a 1 when ``u < t`` (probability ``t / 2**16``); independently, every position is also set to 1 with the
+    small probability ``s = r / (2**16 - t)`` (:func:`bernoulli_marks`).  A bit is then 1 with probability
+    ``t/2**16 + (1 - t/2**16) s = (t + r) / 2**16 = prob`` exactly, and the bits stay independent: nothing is
+    rounded, unlike thresholding 16-bit words alone, which would shift ``q`` and hence the privacy level.  The
+    marks are drawn after all the ``u``, from geometric gaps: at ``s < 2**-16`` that costs next to nothing, and
+    no pass looks for the ``u`` that equal ``t``.
 
     The 16-bit uniforms are those of ``gen.integers(0, 2**16, size=shape, dtype=np.uint16)``; with numpy's
     default bit generator they are read straight from its raw 64-bit outputs, in cache-sized pieces (see
@@ -82,17 +85,40 @@ def bernoulli_bits(
         return out
     flat = out.reshape(-1)
     if _raw_uint16_path(gen):
-        ties = _threshold_raw(flat, t, gen)
+        _threshold_raw(flat, t, gen)
     else:
-        u = gen.integers(0, 65536, size=flat.size, dtype=np.uint16)
-        np.less(u, t, out=flat)
-        ties = _flat_ties(u, t)
-    if ties.size:
-        flat[ties] = gen.random(ties.size) < (scaled - t)
+        np.less(gen.integers(0, 65536, size=flat.size, dtype=np.uint16), t, out=flat)
+    extra = scaled - t
+    if extra > 0 and flat.size:
+        flat[bernoulli_marks(flat.size, extra / (65536 - t), gen)] = True
     return out
 
 
-#: 16-bit uniforms drawn and thresholded at a time by :func:`_threshold_raw` (128 KiB: the passes stay in cache)
+def bernoulli_marks(size: int, prob: float, gen: np.random.Generator, batch: int | None = None) -> np.ndarray:
+    """Ascending positions, among ``size``, of independent Bernoulli(``prob``) marks (``0 < prob <= 1``).
+
+    The gaps between successive marks of a Bernoulli process are independent geometric variables, so the
+    positions are the partial sums of ``gen.geometric(prob)`` draws (minus one) that stay below ``size``; they
+    are drawn ``batch`` at a time (by default a little more than the expected count, so one batch nearly
+    always suffices).  numpy's geometric sampler reads whole 64-bit
+    words, so it leaves no 32-bit half buffered in the generator and the next 16-bit uniforms of
+    :func:`bernoulli_bits` can still be read from its raw outputs.
+    """
+    found = []
+    last = -1
+    if batch is None:
+        mean = size * prob
+        batch = int(mean + 6 * math.sqrt(mean) + 16)
+    while True:
+        steps = last + np.cumsum(gen.geometric(prob, size=batch))
+        inside = steps[steps < size]
+        found.append(inside)
+        if inside.size < batch:
+            return np.concatenate(found)
+        last = int(steps[-1])
+
+
+#: 16-bit uniforms drawn and thresholded at a time by :func:`_threshold_raw` (128 KiB: the pass stays in cache)
 _SUB_BLOCK = 1 << 16
 
 
@@ -109,50 +135,19 @@ def _raw_uint16_path(gen: np.random.Generator) -> bool:
     return type(bg) is np.random.PCG64 and sys.byteorder == "little" and not bg.state["has_uint32"]
 
 
-def _threshold_raw(flat: np.ndarray, t: int, gen: np.random.Generator) -> np.ndarray:
-    """Set ``flat = u < t`` for fresh 16-bit uniforms ``u`` read from raw outputs; return the sorted tie indices.
+def _threshold_raw(flat: np.ndarray, t: int, gen: np.random.Generator) -> None:
+    """Set ``flat = u < t`` for fresh 16-bit uniforms ``u`` read from raw outputs, piece by piece.
 
-    Works piece by piece (``_SUB_BLOCK`` uniforms), so the comparison and the tie search read the uniforms
-    while they are still in cache; the tie mask goes into one reused buffer and is searched only when it
-    holds a tie (a piece holds about one on average).  The last ``size % 4`` uniforms come from
-    ``gen.integers``, which continues the same stream.
+    The last ``size % 4`` uniforms come from ``gen.integers``, which continues the same stream.
     """
     bg = gen.bit_generator
     size = flat.size
     whole = size - size % 4
-    found = []
-    eq = np.empty(min(_SUB_BLOCK, whole), dtype=bool)
     for start in range(0, whole, _SUB_BLOCK):
         stop = min(start + _SUB_BLOCK, whole)
-        u = bg.random_raw((stop - start) // 4).view(np.uint16)
-        np.less(u, t, out=flat[start:stop])
-        tie = np.equal(u, t, out=eq[: stop - start])
-        if tie.any():
-            found.append(tie.nonzero()[0] + start)
+        np.less(bg.random_raw((stop - start) // 4).view(np.uint16), t, out=flat[start:stop])
     if whole < size:
-        u = gen.integers(0, 65536, size=size - whole, dtype=np.uint16)
-        np.less(u, t, out=flat[whole:])
-        found.append(np.flatnonzero(u == t) + whole)
-    return np.concatenate(found) if found else np.empty(0, dtype=np.intp)
-
-
-#: block length of the two-level search for ties in :func:`_flat_ties`
-_TIE_BLOCK = 4096
-
-
-def _flat_ties(u: np.ndarray, t: int) -> np.ndarray:
-    """Sorted flat indices of the entries of ``u`` equal to ``t`` (the same as ``np.flatnonzero(u == t)``).
-
-    Ties are rare (probability ``2**-16`` each), so the blocks of ``_TIE_BLOCK`` entries that hold one
-    are found first and only those are searched; this halves the cost of a full ``flatnonzero``.
-    """
-    eq = np.equal(u, t).reshape(-1)
-    nb = eq.size // _TIE_BLOCK
-    head = eq[: nb * _TIE_BLOCK].reshape(nb, _TIE_BLOCK)
-    blocks = np.flatnonzero(head.any(axis=1))
-    rows, cols = np.nonzero(head[blocks])
-    tail = np.flatnonzero(eq[nb * _TIE_BLOCK :]) + nb * _TIE_BLOCK
-    return np.concatenate([blocks[rows] * _TIE_BLOCK + cols, tail])
+        np.less(gen.integers(0, 65536, size=size - whole, dtype=np.uint16), t, out=flat[whole:])
 
 
 class UnaryEncoding(StoredProbabilities, FrequencyOracle):
