@@ -6,8 +6,10 @@ The arrays below were recorded on the code before that refactor (commit 2e501c1)
 * ``COUNTS``: the count-level miners of that code (``mine_topk_table`` and the table version of the
   HEC script model); ``route="counts"`` must draw the same random stream, so that the book's numbers
   do not move;
-* ``USERS``: the per-user miners of that code on one user per unit of the table in cell order, with
-  every report perturbed user by user (their ``sampler="user"``), which is what ``route="users"`` is.
+* ``route="users"`` was checked the same way at the refactor (commit 0dc6ffa: 30 of 30 arrays equal to the
+  former per-user miners').  The unary-encoding sampler has changed since (its sub-2^-16 mass is now drawn as
+  independent marks, with no tie search), which gives other per-user reports for a seed, so that check is
+  gone; the route's law is tested against the count level in ``test_multiclass_topk_engines.py``.
 
 A test of the refactor, not of the paper: the numbers are whatever those seeds gave.
 """
@@ -63,39 +65,6 @@ COUNTS = {
     ("scripted", 1): [[34, 36, 2, 13], [7, 23, 27, 30], [1, 21, 25, 33]],
 }
 
-USERS = {
-    ("HEC", 0): [[25, 1, 33, 0], [13, 7, 11, 31], [35, 8, 3, 22]],
-    ("HEC", 1): [[12, 4, 5, 36], [10, 12, 18, 26], [3, 35, 27, 14]],
-    ("PTJ", 0): [[4, 3, 0, 2], [13, 12, 10, 11], [-1, -1, -1, -1]],
-    ("PTJ", 1): [[3, 1, 0, 2], [12, 10, 28, 25], [35, -1, -1, -1]],
-    ("PTJ-S+VP", 0): [[3, 1, 4, 0], [12, 10, 11, 29], [36, 34, 7, -1]],
-    ("PTJ-S+VP", 1): [[1, 3, 0, 2], [13, 10, 12, 11], [7, -1, -1, -1]],
-    ("PTS", 0): [[0, 4, 9, 36], [21, 1, 13, 33], [2, 36, 4, 26]],
-    ("PTS", 1): [[3, 1, 33, 35], [13, 11, 28, 2], [34, 36, 12, 2]],
-    ("PTS-opt", 0): [[1, 3, 0, 4], [8, 36, 12, 10], [11, 36, 1, 12]],
-    ("PTS-opt", 1): [[1, 0, 33, 8], [10, 12, 28, 11], [5, 35, 36, 1]],
-    ("PTJ:Baseline", 0): [[4, 3, 0, 2], [13, 12, 10, 11], [-1, -1, -1, -1]],
-    ("PTJ:Baseline", 1): [[3, 1, 0, 2], [12, 10, 28, 25], [35, -1, -1, -1]],
-    ("PTJ:+VP", 0): [[3, 4, 0, 2], [13, 12, 9, 30], [36, 17, -1, -1]],
-    ("PTJ:+VP", 1): [[4, 3, 2, 1], [10, 11, 13, 27], [35, 34, 10, -1]],
-    ("PTJ:+Shuffling", 0): [[3, 1, 4, 0], [10, 12, 13, 11], [35, 34, -1, -1]],
-    ("PTJ:+Shuffling", 1): [[1, 0, 4, 3], [10, 13, 11, 12], [18, 35, 31, -1]],
-    ("PTJ:All", 0): [[3, 1, 4, 0], [12, 10, 11, 29], [36, 34, 7, -1]],
-    ("PTJ:All", 1): [[1, 3, 0, 2], [13, 10, 12, 11], [7, -1, -1, -1]],
-    ("PTS:Baseline", 0): [[0, 4, 9, 36], [21, 1, 13, 33], [2, 36, 4, 26]],
-    ("PTS:Baseline", 1): [[3, 1, 33, 35], [13, 11, 28, 2], [34, 36, 12, 2]],
-    ("PTS:+Global", 0): [[3, 0, 1, 2], [4, 13, 10, 11], [27, 1, 35, 34]],
-    ("PTS:+Global", 1): [[7, 2, 4, 28], [11, 26, 5, 10], [35, 36, 4, 30]],
-    ("PTS:+VP", 0): [[1, 34, 3, 2], [10, 34, 2, 27], [3, 35, 27, 34]],
-    ("PTS:+VP", 1): [[3, 1, 4, 35], [11, 10, 12, 27], [6, 35, 2, 18]],
-    ("PTS:+Shuffling", 0): [[2, 3, 21, 0], [2, 34, 36, 12], [15, 3, 36, 34]],
-    ("PTS:+Shuffling", 1): [[3, 1, 34, 11], [13, 31, 32, 11], [35, 1, 9, 21]],
-    ("PTS:All", 0): [[1, 3, 0, 4], [8, 36, 12, 10], [11, 36, 1, 12]],
-    ("PTS:All", 1): [[1, 0, 33, 8], [10, 12, 28, 11], [5, 35, 36, 1]],
-    ("scripted", 0): [[36, 3, 4, 8], [7, 23, 35, 20], [17, 9, 22, 26]],
-    ("scripted", 1): [[36, 1, 4, 31], [29, 5, 27, 21], [14, 6, 30, 9]],
-}
-
 
 def _mine(name, seed, route):
     if name == "scripted":
@@ -106,8 +75,3 @@ def _mine(name, seed, route):
 @pytest.mark.parametrize(("name", "seed"), list(COUNTS))
 def test_count_route_draws_the_stream_of_the_former_count_level_miners(name, seed):
     assert _mine(name, seed, "counts").tolist() == COUNTS[(name, seed)]
-
-
-@pytest.mark.parametrize(("name", "seed"), list(USERS))
-def test_user_route_draws_the_stream_of_the_former_per_user_miners(name, seed):
-    assert _mine(name, seed, "users").tolist() == USERS[(name, seed)]
