@@ -182,21 +182,15 @@ def test_bernoulli_bits_counts_per_block_are_binomial_including_the_extra_marks(
 
 
 def _reference_bernoulli_bits(shape, prob, gen):
-    """The sampler written with numpy's plain primitives: the reference for the fast paths' random stream."""
+    """The sampler written with numpy's plain 16-bit primitive: the reference for the raw-word path's stream."""
+    from ldp.oracles.unary import bernoulli_marks
+
     scaled = prob * 65536.0
     t = int(np.floor(scaled))
     out = gen.integers(0, 65536, size=shape, dtype=np.uint16) < t
     flat = out.reshape(-1)
     if scaled > t and flat.size:
-        s = (scaled - t) / (65536 - t)
-        mean = flat.size * s
-        batch, last = int(mean + 6 * np.sqrt(mean) + 16), -1
-        while True:  # a Bernoulli(s) process: geometric gaps, one batch after another
-            steps = last + np.cumsum(gen.geometric(s, size=batch))
-            flat[steps[steps < flat.size]] = True
-            if (steps < flat.size).sum() < batch:
-                return out
-            last = steps[-1]
+        flat[bernoulli_marks(flat.size, (scaled - t) / (65536 - t), gen)] = True
     return out
 
 
