@@ -89,13 +89,29 @@ def once(fn: Callable[[], Any]) -> float:
     return _clock() - start
 
 
+def balanced_orders(k: int) -> list[list[int]]:
+    """Orders of ``k`` contenders in which each one runs right after each other one equally often.
+
+    A plain rotation keeps the cyclic order, so a contender listed after the peers always runs right after a
+    peer's long Python loop (cold caches, freshly freed memory) and the next one always right after it.  These
+    are the rows of a Williams Latin square (for odd ``k`` the square and its mirror image), in which every
+    ordered pair of contenders is adjacent equally often.
+    """
+    first = [0]
+    for j in range(1, k):
+        first.append((first[-1] + (j if j % 2 else k - j)) % k)
+    rows = [[(c + i) % k for c in first] for i in range(k)]
+    return rows if k % 2 == 0 else rows + [row[::-1] for row in rows]
+
+
 def interleaved(contenders: dict[str, Callable[[], Any]], rounds: int) -> dict[str, list[float]]:
-    """Time every contender once per round, in an order that rotates between rounds."""
+    """Time every contender once per round; the orders cycle through :func:`balanced_orders`."""
     names = list(contenders)
+    orders = balanced_orders(len(names))
     times: dict[str, list[float]] = {k: [] for k in names}
     for r in range(rounds):
-        for k in names[r % len(names) :] + names[: r % len(names)]:
-            times[k].append(once(contenders[k]))
+        for i in orders[r % len(orders)]:
+            times[names[i]].append(once(contenders[names[i]]))
     return times
 
 
