@@ -162,3 +162,16 @@ def test_table7_readings_that_differ(authors_adult):
     assert (text_key["dep"] == paper["dep"]).all()  # the key changes only the pruned search
     with pytest.raises(ValueError, match="data"):
         au.table7(authors_adult, data="train")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 10, 12345, 2**32 - 1, 2**32, 2**40 + 7, 2**70 + 3])
+def test_python_uniforms_is_pythons_stream(seed):
+    # numpy's RandomState seeded with the 32-bit words of the seed is Python's Mersenne Twister after
+    # random.seed(seed): the same 53-bit uniforms, call by call
+    ours, theirs = au.python_uniforms(seed), random.Random(seed).random
+    assert [ours() for _ in range(2_000)] == [theirs() for _ in range(2_000)]
+
+
+def test_python_uniforms_refuses_a_negative_seed():
+    with pytest.raises(ValueError, match="seed"):
+        au.python_uniforms(-1)

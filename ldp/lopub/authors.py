@@ -31,7 +31,7 @@ What we inferred (not found in the files read):
 
 * **the seed**: no seed is set in ``Get_Params.py``, ``Whole_Process.py`` or
   ``Dependency.py``.  Seed 10 is the seed under which Python 2.7's ``random.sample``
-  algorithm (:func:`py27_sample`, driven by ``random.Random(10).random``) yields a sample
+  algorithm (:func:`py27_sample`, driven by the uniforms of ``random.seed(10)``) yields a sample
   that reproduces all 30 printed cells of Table 7.  A Table 7 computed with it is
   therefore *calibrated* to the table it is compared with;
 * **the pruning key**: attributes ranked by ``H / (|Omega| - 1)`` (not the ``H / |Omega|``
@@ -39,14 +39,13 @@ What we inferred (not found in the files read):
   cell of Table 7.
 
 :func:`table7` exposes each of these choices as a parameter, so the notebook can show
-which of them matter.  The module uses a local :class:`random.Random` instance only to
-reproduce the Mersenne-Twister stream; it never touches the global ``random`` state.
+which of them matter.  The Mersenne-Twister stream of Python's ``random.seed(seed)`` comes
+from a local numpy ``RandomState`` (:func:`python_uniforms`); no global random state is touched.
 """
 
 from __future__ import annotations
 
 import math
-import random as _random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -147,8 +146,8 @@ def py27_sample(n: int, k: int, random_fn: Callable[[], float]) -> list[int]:
     k : int
         Sample size, ``0 <= k <= n``.
     random_fn : callable
-        Returns floats in ``[0, 1)``; ``random.Random(seed).random`` gives the same
-        stream as Python 2.7's ``random.seed(seed)``.
+        Returns floats in ``[0, 1)``; :func:`python_uniforms` gives the stream of Python
+        2.7's ``random.seed(seed)``.
     """
     n = check_int(n, "n", minimum=0)
     k = check_int(k, "k", minimum=0, maximum=n)
@@ -175,6 +174,19 @@ def py27_sample(n: int, k: int, random_fn: Callable[[], float]) -> list[int]:
     return out
 
 
+def python_uniforms(seed: int) -> Callable[[], float]:
+    """The uniforms of Python's ``random.random()`` after ``random.seed(seed)``, one per call.
+
+    For an integer seed Python (2.7 and 3) seeds its Mersenne Twister with ``init_by_array`` on
+    the 32-bit words of ``seed``, and ``random()`` joins two 32-bit outputs into 53 bits.  numpy's
+    legacy ``RandomState`` does the same for a seed given as a list of words and in
+    ``random_sample``, so this is the same stream, from a generator of its own.
+    """
+    seed = check_int(seed, "seed", minimum=0)
+    words = [(seed >> shift) & 0xFFFFFFFF for shift in range(0, max(seed.bit_length(), 1), 32)]
+    return np.random.RandomState(words).random_sample
+
+
 def authors_sample(table: CodedTable, rate: float = SAMPLE_RATE, seed: int = SAMPLE_SEED) -> CodedTable:
     """The ``int(n * rate)`` records Python 2.7's ``random.sample`` draws after ``random.seed(seed)``, in drawn order.
 
@@ -184,7 +196,7 @@ def authors_sample(table: CodedTable, rate: float = SAMPLE_RATE, seed: int = SAM
     rate = check_probability(rate, "rate", open_low=True)
     seed = check_int(seed, "seed", minimum=0)
     k = int(table.n * rate)
-    idx = py27_sample(table.n, k, _random.Random(seed).random)
+    idx = py27_sample(table.n, k, python_uniforms(seed))
     return table.take(np.asarray(idx, dtype=np.int64))
 
 
