@@ -105,7 +105,7 @@ class ProductDomain:
         return f"ProductDomain(sizes={self.sizes}, names={self.names})"
 
 
-# ---------------------------------------------------------------------------- binning
+# ---------------------------------------------------------------------------- distinct rows
 def distinct_rows(rows: Any) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows of an ``(n, p)`` matrix of non-negative integer codes, and where each row went.
 
@@ -135,6 +135,7 @@ def distinct_rows(rows: Any) -> tuple[np.ndarray, np.ndarray]:
     return first, inverse.ravel()
 
 
+# ---------------------------------------------------------------------------- binning
 def interval_labels(edges: Any) -> tuple[str, ...]:
     """``"[a, b)"`` labels of consecutive bin edges (6 significant digits)."""
     e = np.asarray(edges, dtype=float)
