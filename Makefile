@@ -17,14 +17,17 @@ BOOK_HTML := $(if $(filter book,$(PROFILE)),_build/html,_build/$(PROFILE)/html)
 NOSOL_ROOT := _build/nosolutions$(if $(filter book,$(PROFILE)),,-$(PROFILE))
 JB_BUILD := $(BIN)/jupyter-book build . -W -n --keep-going
 # kernels see the profile; progress bars stay in a reader's own runs, not in the built pages
-BOOK_ENV := LDP_PROFILE=$(PROFILE) LDP_PROGRESS=0
+# and each chapter's claims table is recorded as JSON for `make verdicts`
+CLAIMS_DIR = $(abspath $(BOOK_ROOT))/_build/claims
+BOOK_ENV = LDP_PROFILE=$(PROFILE) LDP_PROGRESS=0 LDP_CLAIMS_DIR=$(CLAIMS_DIR)
 
-.PHONY: help install install-test data data-if-possible mathjax book book-nosolutions lab lint test bench clean
+.PHONY: help install install-test data data-if-possible mathjax book book-nosolutions verdicts lab lint test bench clean
 
 help:
 	@echo "make book   build the HTML book (book profile) into _build/html"
 	@echo "make book PROFILE=paper   the papers' own sizes into _build/paper/html (PROFILE=smoke: seconds)"
 	@echo "make book-nosolutions     the book without exercise solutions into _build/nosolutions/html"
+	@echo "make verdicts  list the claims whose verdict differs between the book and paper profiles' builds"
 	@echo "make lab    open JupyterLab; the notebooks' .md files open as notebooks (jupytext)"
 	@echo "make test   run the whole test suite (unit, notebooks at smoke size, strict book build, browser)"
 	@echo "make data   copy/download and verify the real datasets into data/external/ (fails if one is missing)"
@@ -82,6 +85,11 @@ book-nosolutions: $(VENV)/.book-installed $(MATHJAX) data-if-possible
 	LDP_HIDE_SOLUTIONS=1 $(BOOK_ENV) $(JB_BUILD) --path-output $(NOSOL_ROOT)
 	@ln -sfn _build/html $(NOSOL_ROOT)/html
 	@echo "Open file://$(CURDIR)/$(NOSOL_ROOT)/html/index.html"
+
+# The claims whose verdict differs between the book and the paper profile (build both first: `make book` and
+# `make book PROFILE=paper`); each build records its chapters' claims tables in <root>/_build/claims/.
+verdicts: $(VENV)/.book-installed
+	$(BIN)/python -m ldp.claims diff _build/claims _build/paper/_build/claims
 
 # JupyterLab on the repository; the settings in .jupyter/lab/user-settings make a double click on a notebook's
 # .md open it as a notebook (jupytext), and the kernel imports this checkout's ldp.

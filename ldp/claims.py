@@ -2,71 +2,84 @@
 
 Every experiments notebook ends with one :class:`ClaimsTable`::
 
-    from ldp.claims import ClaimsTable, agrees_within, read_off, printed, same_order, margin_from_se
+    from ldp.claims import ClaimsTable, agrees_within, equivalent, ordered, read_off, printed, readings
 
     table = ClaimsTable("lopub")
     table.add("EM AVD at k=2, eps=1", paper=0.08, ours=avd_em,
-              rule=agrees_within(0.02, our_se=se_em, z=3),
+              rule=agrees_within(0.02, our_se=se_em, trials=20),
               source=read_off("Fig. 6a", precision=0.02),
-              reason_if_differs="EM stops early at large f (section 'EM in practice')")
-    table.add("OUE beats GRR for d > 3e^eps+2", paper=[2.0, 1.0], ours=[v_grr, v_oue],
-              rule=same_order(margin=margin_from_se(se_grr, se_oue)), source=printed("Sec. 4.2"))
-    table.add("Fig. 4(b) saturates near 2.4", paper=2.4, ours=sat, rule=agrees_within(0.1, se_sat),
-              basis="calibrated", source=read_off("Fig. 4(b)", precision=0.1))
-    table.add("TPC-E running time", paper=12.3, ours=None, rule=not_reproducible("TPC-E is not public"))
+              reason_if_differs=f"EM stops early at large f: {gap:.3f} above the paper", tried="20 samples")
+    table.add("Lasso's error does not change with f", paper="flat", ours=change, source=printed("Sec. 6.2"),
+              rule=equivalent(0.02, our_se=se_change, trials=40), tried="40 combinations")
+    table.add("OUE beats GRR for d > 3e^eps+2", paper="OUE < GRR", ours=err_grr - err_oue,
+              rule=ordered(our_se=se_gap, trials=30), source=printed("Sec. 4.2"), tried="30 paired trials")
+    table.add("TPC-E running time", paper=12.3, ours=None, rule=not_reproducible("TPC-E is not public"),
+              source=printed("Table 5"), tried="no public copy of TPC-E was found")
     table.glue()
     table.show()
 
 The policy (written out for readers on the book page ``book/verdict-policy.md``)
 ---------------------------------------------------------------------------------
-A verdict is exactly one of four words, and it is never typed by hand:
+A rule gives one of three outcomes, and the outcome and the basis give the verdict, one of four words that are
+never typed by hand:
 
 ``"reproduced"``
-    the rule holds, and the claim was evaluated on the paper's data (or on data
-    generated exactly as the paper says): ``basis="paper data"``, the default;
+    the rule holds on the paper's data (or data generated exactly as the paper
+    says, ``basis="paper data"``, the default);
 ``"differs"``
-    the rule fails on the paper's data; ``reason_if_differs`` must say why (a
-    differing claim without a reason raises ``ValueError``);
+    the rule fails on the paper's data beyond the noise; ``reason_if_differs`` must
+    give the computed reason;
 ``"not reproducible"``
-    the rule is :func:`not_reproducible` (data, hardware or a detail of the paper
-    is missing), with why;
+    the claim cannot be tested (:func:`not_reproducible`), a Monte Carlo test is
+    unresolved at the run's trial count (the row says how many trials would
+    resolve it), or the outcome depends on a detail the paper does not publish
+    (:func:`readings` that disagree);
 ``"qualitative only"``
-    the claim was evaluated on anything else: a stand-in for data we do not have
-    (``basis="stand-in"``), a model of the authors' code (``basis="model"``), or a
-    stand-in calibrated to the very value under test (``basis="calibrated"``).
-    The rule is still evaluated and its outcome is shown in the ``check`` column
-    ("agrees" / "disagrees"), but such a claim never counts as reproduced.
+    the claim was evaluated on anything else: a stand-in, a model of the authors'
+    code, or a stand-in calibrated to the very value under test; the outcome is
+    shown in the ``check`` column but never counts as reproduced.
 
-Tolerances are built from two parts that the criterion shows side by side: the
-precision of the paper's value (half a unit of the last printed digit, or the
-precision of reading a figure) and our Monte-Carlo standard error times ``z``
-(:func:`agrees_within`, :func:`agrees_within_rel`).  A value read off a figure
-(``source=read_off(...)``) cannot be tested with a tolerance tighter than its
-reading precision: :meth:`ClaimsTable.add` raises.  Ordering claims state the
-margin they need (:func:`same_order`, :func:`exceeds`, derived from the noise with
-:func:`margin_from_se`), so that a tie does not pass.  Claims about this
-project's own speed or engineering targets are not claims of a paper and belong
-in the benchmarks, not here.
+Monte Carlo rules (:func:`agrees_within`, :func:`agrees_within_rel`, :func:`equivalent`,
+:func:`ordered`, :func:`at_most`, :func:`at_least` with ``our_se > 0``) need ``trials``,
+the number of replicates the standard error came from.  Their intervals use
+Student's t quantile at level :data:`ALPHA` (that of a 3-sigma normal interval),
+Bonferroni-corrected over the ``points`` a claim is a conjunction over.  Noise never
+yields "differs": a claim fails only when an interval lies wholly on the wrong side;
+it holds only when the run resolves it (an agreement needs an interval no wider than
+the paper's precision, an equality needs every interval inside its stated bound, an
+ordering needs every gap's interval above zero: a tie never passes); anything else is
+unresolved.  Exact-value rules (:func:`within_abs`, :func:`within_rel`,
+:func:`same_order`, :func:`exceeds`, :func:`ordering_holds`, :func:`in_range`) are
+for computations without sampling error.
 
-:meth:`ClaimsTable.glue` publishes every verdict with ``myst_nb.glue`` for the
-prose and the scoreboard page; :meth:`ClaimsTable.write_json` /
-:meth:`ClaimsTable.read_json` and :func:`scoreboard` let the scoreboard
-aggregate all chapters without re-running them.  To glue many plain numbers of a
-page at once, see :func:`ldp.pages.glue_values`.
+Every row names where the paper makes the claim (``source``), every verdict other
+than "reproduced" says what was tried (``tried``), claims about the authors'
+implementation say what faithful implementation they were measured on
+(``about="implementation"``), and a value read off a figure cannot be tested with a
+tolerance tighter than its reading precision.  Claims about this project's own speed
+belong in the benchmarks, not here.
+
+:meth:`ClaimsTable.glue` publishes every verdict with ``myst_nb.glue`` and, when
+``LDP_CLAIMS_DIR`` is set, records the table as JSON; :func:`verdict_changes` (and
+``python -m ldp.claims diff A B``) lists the claims whose verdict differs between two
+such folders, e.g. the book and paper profiles' builds.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from ldp.profiles import current_profile
 
 __all__ = [
     "REPRODUCED",
@@ -81,16 +94,26 @@ __all__ = [
     "BASES",
     "AGREES",
     "DISAGREES",
+    "HOLDS",
+    "FAILS",
+    "UNRESOLVED",
+    "ALPHA",
+    "RECORD_ENV",
+    "Judgement",
     "Rule",
+    "Readings",
     "Source",
     "printed",
     "read_off",
+    "readings",
     "ClaimsTable",
     "agrees_within",
     "agrees_within_rel",
+    "equivalent",
+    "ordered",
+    "trials_needed",
     "within_rel",
     "within_abs",
-    "margin_from_se",
     "same_sign",
     "same_order",
     "exceeds",
@@ -100,6 +123,7 @@ __all__ = [
     "ordering_holds",
     "not_reproducible",
     "scoreboard",
+    "verdict_changes",
 ]
 
 REPRODUCED = "reproduced"
@@ -127,27 +151,63 @@ _BASIS_REASON = {
 AGREES = "agrees"
 DISAGREES = "disagrees"
 
+#: The environment variable naming the folder where :meth:`ClaimsTable.glue` records each chapter's table.
+RECORD_ENV = "LDP_CLAIMS_DIR"
+
 _CHAPTER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 
-# ---------------------------------------------------------------------------- rules
+# ---------------------------------------------------------------------------- outcomes
+#: The rule's test holds: the claim is reproduced (on the paper's data).
+HOLDS = "holds"
+#: The rule's test fails beyond the noise: the claim differs (on the paper's data).
+FAILS = "fails"
+#: The run cannot decide: the Monte Carlo interval straddles the boundary of the claim.
+UNRESOLVED = "unresolved"
+OUTCOMES = (HOLDS, FAILS, UNRESOLVED)
+
+#: Two-sided level of every Monte Carlo interval: that of a 3-sigma normal interval (1 − 0.9973), so that with
+#: many trials an interval is ±3 standard errors, and with few trials it widens by Student's t.
+ALPHA = 0.0027
+_MAX_TRIALS = 10**9
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The outcome of a rule on one claim: ``outcome`` in :data:`OUTCOMES`, the numbers behind it (``evidence``)
+    and, for an unresolved Monte Carlo test, the trial count that would resolve it (``trials_needed``)."""
+
+    outcome: str
+    evidence: str = ""
+    trials_needed: int | None = None
+
+
 @dataclass(frozen=True)
 class Rule:
-    """A named criterion ``(paper, ours) -> bool``; ``description`` is shown in the table.
+    """A named criterion; ``description`` is shown in the table.
 
-    ``paper_precision`` is the part of a tolerance that accounts for the precision of
-    the paper's value (``relative`` says whether it is a fraction of ``|paper|``); it
-    is None for rules without a tolerance.  :meth:`ClaimsTable.add` uses it to refuse
-    a tolerance tighter than the reading precision of a value read off a figure.
+    ``test(paper, ours)`` returns a bool (True: holds) or a :class:`Judgement`
+    (holds, fails or unresolved).  ``paper_precision`` is the part of a tolerance
+    that accounts for the precision of the paper's value (``relative`` says whether
+    it is a fraction of ``|paper|``); it is None for rules without a tolerance.
+    :meth:`ClaimsTable.add` uses it to refuse a tolerance tighter than the reading
+    precision of a value read off a figure.
     """
 
     description: str
-    test: Callable[[Any, Any], bool] = field(repr=False)
+    test: Callable[[Any, Any], Any] = field(repr=False)
     paper_precision: float | None = None
     relative: bool = False
 
+    def judge(self, paper: Any, ours: Any) -> Judgement:
+        """The :class:`Judgement` of ``ours`` against ``paper``."""
+        result = self.test(paper, ours)
+        if isinstance(result, Judgement):
+            return result
+        return Judgement(HOLDS if bool(result) else FAILS)
+
     def __call__(self, paper: Any, ours: Any) -> bool:
-        return bool(self.test(paper, ours))
+        return self.judge(paper, ours).outcome == HOLDS
 
 
 @dataclass(frozen=True)
@@ -157,6 +217,8 @@ class _NotReproducible:
 
 
 def _num(v: Any, what: str) -> np.ndarray:
+    if isinstance(v, str):
+        raise TypeError(f"{what} must be numeric (a number or an array of numbers), got the string {v!r}")
     try:
         arr = np.asarray(v, dtype=float)
     except (TypeError, ValueError):
@@ -187,6 +249,14 @@ def _tol(tol: Any) -> float:
     return _nonneg(tol, "tol")
 
 
+def _count(x: Any, name: str, minimum: int) -> int | None:
+    if x is None:
+        return None
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {x!r}")
+    return int(x)
+
+
 def _fmt(x: Any) -> str:
     """A number (or the range of an array) in a short form for descriptions."""
     if isinstance(x, np.ndarray):
@@ -195,28 +265,152 @@ def _fmt(x: Any) -> str:
     return f"{x:.2g}"
 
 
+def _quantile(trials: int, points: int) -> float:
+    """Student's t quantile of a two-sided :data:`ALPHA` interval, Bonferroni-corrected over ``points``."""
+    from scipy import stats
+
+    return float(stats.t.ppf(1.0 - ALPHA / (2.0 * points), trials - 1))
+
+
+def trials_needed(se: Any, trials: int, target: float, *, points: int = 1) -> int | None:
+    """The number of trials at which a Monte Carlo interval's half-width falls to ``target``.
+
+    The standard error ``se`` (the largest, for an array) was estimated from
+    ``trials`` replicates and shrinks as ``1/sqrt(trials)``; the half-width is
+    Student's t quantile (:data:`ALPHA`, Bonferroni over ``points``) times the
+    standard error.  None when ``target <= 0`` (no number of trials resolves a
+    difference of exactly zero) or beyond a billion trials.
+    """
+    n0 = _count(trials, "trials", 2)
+    m = _count(points, "points", 1)
+    s = float(np.max(_nonneg(se, "se", array=True)))
+    t = float(target)
+    if not math.isfinite(t) or t <= 0:
+        return None
+    if s == 0:
+        return n0
+    sd = s * math.sqrt(n0)
+    from scipy import stats
+
+    z = float(stats.norm.ppf(1.0 - ALPHA / (2.0 * m)))
+    ratio = z * sd / t
+    if ratio > math.sqrt(_MAX_TRIALS):
+        return None
+    n = max(2, math.ceil(ratio**2))
+    while _quantile(n, m) * sd / math.sqrt(n) > t:
+        n = max(n + 1, math.ceil(n * 1.02))
+    return n
+
+
+@dataclass(frozen=True)
+class _MonteCarlo:
+    """The noise of a Monte Carlo value: standard errors, the replicates they came from, the multiplicity."""
+
+    se: Any
+    trials: int | None
+    points: int | None
+
+    @property
+    def noisy(self) -> bool:
+        return bool(np.any(np.asarray(self.se) > 0))
+
+    def halfwidth(self, compared: int) -> np.ndarray:
+        """Half-widths of the simultaneous intervals, one per compared element (0 for an exact value)."""
+        se = np.asarray(self.se, dtype=float)
+        if not self.noisy:
+            return np.zeros_like(se)
+        return _quantile(self.trials, self.points or compared) * se
+
+    def describe(self, compared: int) -> str:
+        if not self.noisy:
+            return "exact"
+        m = self.points or compared
+        level = f"{1 - ALPHA:.2%}".replace(".00%", "%")
+        return f"{level} interval over {self.trials} trials" + (f", simultaneous over {m} points" if m > 1 else "")
+
+    def needed(self, target: Any, compared: int) -> int | None:
+        if not self.noisy:
+            return None
+        return trials_needed(self.se, self.trials, float(np.min(target)), points=self.points or compared)
+
+
+def _monte_carlo(our_se: Any, trials: Any, points: Any) -> _MonteCarlo:
+    se = _nonneg(our_se, "our_se", array=True)
+    n = _count(trials, "trials", 2)
+    m = _count(points, "points", 1)
+    mc = _MonteCarlo(se, n, m)
+    if mc.noisy and n is None:
+        raise ValueError(
+            f"a Monte Carlo rule needs trials=, the number of replicates its standard error came from "
+            f"(our_se={_fmt(se)}, trials=None): without it the interval, and so the verdict, is undefined"
+        )
+    return mc
+
+
+def _arrays(paper: Any, ours: Any, se: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    p, o = _num(paper, "paper"), _num(ours, "ours")
+    try:
+        p, o, s = np.broadcast_arrays(p, o, np.asarray(se, dtype=float))
+    except ValueError:
+        raise ValueError(
+            f"paper, ours and our_se must have compatible shapes, got {p.shape}, {o.shape}, {np.shape(se)}"
+        ) from None
+    return p.ravel(), o.ravel(), s.ravel()
+
+
+def _three_way(fails: np.ndarray, holds: np.ndarray, evidence: str, needed: Callable[[], int | None]) -> Judgement:
+    if np.any(fails):
+        return Judgement(FAILS, evidence)
+    if np.all(holds):
+        return Judgement(HOLDS, evidence)
+    return Judgement(UNRESOLVED, evidence, needed())
+
+
 _PRECISION_LABELS = ("reading", "printed", "stated")
 
 
-def _tolerance_rule(paper_precision: Any, our_se: Any, z: float, label: str, relative: bool) -> Rule:
+def _agreement_rule(paper_precision: Any, our_se: Any, trials: Any, points: Any, label: str, relative: bool) -> Rule:
     pp = _nonneg(paper_precision, "paper_precision")
-    se = _nonneg(our_se, "our_se", array=True)
-    zz = _nonneg(z, "z", positive=True)
+    mc = _monte_carlo(our_se, trials, points)
     if label not in _PRECISION_LABELS:
         raise ValueError(f"label must be one of {_PRECISION_LABELS}, got {label!r}")
 
-    def test(paper: Any, ours: Any) -> bool:
-        p, o = _num(paper, "paper"), _num(ours, "ours")
-        allowed = (pp * np.abs(p) if relative else pp) + zz * np.asarray(se)
-        return bool(np.all(np.abs(o - p) <= allowed))
+    def test(paper: Any, ours: Any) -> Judgement:
+        p, o, _ = _arrays(paper, ours, mc.se)
+        if not np.all(np.isfinite(o)):
+            return Judgement(FAILS, "ours is not finite")
+        delta = pp * np.abs(p) if relative else np.full_like(p, pp)
+        w = np.broadcast_to(mc.halfwidth(o.size), o.shape)
+        d = np.abs(o - p)
+        ev = f"largest |ours − paper| {d.max():.3g}"
+        if mc.noisy:
+            ev += f", interval half-width up to {w.max():.3g} ({mc.describe(o.size)})"
+        # differs: the interval lies outside the paper's band; reproduced: inside it or touching it, with an
+        # interval no wider than the paper's precision (the run resolves what the paper states)
+        return _three_way(d > delta + w, (d <= delta + w) & (w <= delta), ev, lambda: mc.needed(delta, o.size))
 
     first = f"{pp:.0%}·|paper|" if relative and pp >= 0.01 else (f"{pp:g}·|paper|" if relative else f"{pp:g}")
-    desc = f"|ours − paper| ≤ {first} ({label}) + {zz:g}×{_fmt(se)} (MC s.e.)"
-    return Rule(desc, test, paper_precision=pp, relative=relative)
+    noise = f" + interval half-width ({mc.describe(0)}, s.e. {_fmt(mc.se)})" if mc.noisy else ""
+    return Rule(f"|ours − paper| ≤ {first} ({label}){noise}", test, paper_precision=pp, relative=relative)
 
 
-def agrees_within(paper_precision: float, our_se: Any = 0.0, *, z: float = 3.0, label: str = "reading") -> Rule:
-    """Agrees when ``|ours - paper| <= paper_precision + z * our_se`` (absolute; element-wise; NaN fails).
+def agrees_within(
+    paper_precision: float,
+    our_se: Any = 0.0,
+    *,
+    trials: int | None = None,
+    points: int | None = None,
+    label: str = "reading",
+) -> Rule:
+    """Agreement with the paper's value up to its precision, judged with a Monte Carlo interval.
+
+    With ``δ = paper_precision`` and ``w`` the half-width of our value's interval
+    (Student's t with ``trials − 1`` degrees of freedom at level :data:`ALPHA`,
+    Bonferroni over ``points``): the claim **fails** when ``|ours − paper| > δ + w``
+    at some element (the interval lies wholly outside the paper's band), **holds**
+    when it does not fail and ``w ≤ δ`` everywhere (the run resolves the paper's
+    precision), and is **unresolved** otherwise (more trials needed; never a
+    difference).  NaN fails.
 
     Parameters
     ----------
@@ -224,33 +418,99 @@ def agrees_within(paper_precision: float, our_se: Any = 0.0, *, z: float = 3.0, 
         Precision of the paper's value: half a unit of the last printed digit for a
         printed number, the reading precision for a value read off a figure.
     our_se : float or array
-        Monte-Carlo standard error of our value (0 for an exact computation); an
-        array gives one per element.
-    z : float
-        How many standard errors of ours are allowed (3 by default).
+        Standard error of our value, from replicates of the unit that varies (0 for
+        an exact computation); an array gives one per element.
+    trials : int
+        The number of replicates ``our_se`` was estimated from; required when
+        ``our_se > 0``.
+    points : int, optional
+        The number of values the claim is a conjunction over (default: the number of
+        elements compared).
     label : {"reading", "printed", "stated"}
-        What ``paper_precision`` is, shown in the description, e.g.
-        ``"|ours − paper| ≤ 0.02 (reading) + 3×0.004 (MC s.e.)"``.
+        What ``paper_precision`` is, shown in the description.
     """
-    return _tolerance_rule(paper_precision, our_se, z, label, relative=False)
+    return _agreement_rule(paper_precision, our_se, trials, points, label, relative=False)
 
 
-def agrees_within_rel(paper_precision: float, our_se: Any = 0.0, *, z: float = 3.0, label: str = "reading") -> Rule:
-    """Agrees when ``|ours - paper| <= paper_precision·|paper| + z * our_se``.
+def agrees_within_rel(
+    paper_precision: float,
+    our_se: Any = 0.0,
+    *,
+    trials: int | None = None,
+    points: int | None = None,
+    label: str = "reading",
+) -> Rule:
+    """As :func:`agrees_within`, with the paper's precision a fraction of ``|paper|`` (``our_se`` stays absolute)."""
+    return _agreement_rule(paper_precision, our_se, trials, points, label, relative=True)
 
-    As :func:`agrees_within`, but the paper's precision is a fraction of the
-    paper's value (e.g. 0.2 for values read off a log axis to about ±20 %);
-    ``our_se`` stays absolute, in the units of the value.
+
+def equivalent(bound: float, our_se: Any = 0.0, *, trials: int | None = None, points: int | None = None) -> Rule:
+    """For claims of equality ("the same", "does not change", "performs as", "close to", "flat").
+
+    ``ours`` is the difference (or differences) that the claim says is negligible,
+    and ``bound`` the largest difference the claim allows, taken from the paper's
+    wording or precision and stated in the row.  The claim **holds** when every
+    interval lies inside ``[−bound, bound]`` (the two one-sided tests of an
+    equivalence test), **fails** when some interval lies wholly outside it, and is
+    **unresolved** otherwise: a noisy run never passes an equality.
     """
-    return _tolerance_rule(paper_precision, our_se, z, label, relative=True)
+    if bound is None:
+        raise ValueError("equivalent needs bound=, the largest difference the claim of equality allows")
+    b = _nonneg(bound, "bound", positive=True)
+    mc = _monte_carlo(our_se, trials, points)
+
+    def test(paper: Any, ours: Any) -> Judgement:
+        _, d, _ = _arrays(0.0, ours, mc.se)
+        if not np.all(np.isfinite(d)):
+            return Judgement(FAILS, "ours is not finite")
+        w = np.broadcast_to(mc.halfwidth(d.size), d.shape)
+        a = np.abs(d)
+        ev = f"largest |difference| {a.max():.3g}"
+        if mc.noisy:
+            ev += f", interval half-width up to {w.max():.3g} ({mc.describe(d.size)})"
+        return _three_way(a - w > b, a + w <= b, ev, lambda: mc.needed(np.maximum(b - a, 0.0), d.size))
+
+    noise = f"; {mc.describe(0)}, s.e. {_fmt(mc.se)}" if mc.noisy else ""
+    return Rule(f"equivalence: every |difference| ≤ {b:g} with its whole interval{noise}", test)
+
+
+def ordered(
+    our_se: Any = 0.0, *, trials: int | None = None, points: int | None = None, negligible: float = 0.0
+) -> Rule:
+    """For orderings ("A is lower than B", "the lowest at every ε"): ``ours`` are the claimed-positive gaps.
+
+    Pass e.g. ``err_B − err_A`` for "A has a lower error than B", one gap per point.
+    The claim **holds** when every gap's interval lies above 0, **fails** when some
+    gap's interval lies below 0 (the order is reversed beyond the noise) or, with
+    ``negligible > 0``, lies wholly inside ``[−negligible, negligible]`` (a tie where
+    the paper claims an order), and is **unresolved** otherwise.  A tie never passes.
+    ``paper`` is a short text naming the order, e.g. ``"A < B"``.
+    """
+    neg = _nonneg(negligible, "negligible")
+    mc = _monte_carlo(our_se, trials, points)
+
+    def test(paper: Any, ours: Any) -> Judgement:
+        _, g, _ = _arrays(0.0, ours, mc.se)
+        if not np.all(np.isfinite(g)):
+            return Judgement(FAILS, "ours is not finite")
+        w = np.broadcast_to(mc.halfwidth(g.size), g.shape)
+        ev = f"smallest gap {g.min():.3g}"
+        if mc.noisy:
+            ev += f", interval half-width up to {w.max():.3g} ({mc.describe(g.size)})"
+        tie = (np.abs(g) + w <= neg) if neg > 0 else np.zeros(g.shape, bool)
+        return _three_way((g + w < 0) | tie, g - w > 0, ev, lambda: mc.needed(np.abs(g[g - w <= 0]), g.size))
+
+    noise = f"; {mc.describe(0)}, s.e. {_fmt(mc.se)}" if mc.noisy else " (exact)"
+    tie = f"; a gap within ±{neg:g} is a tie and fails" if neg > 0 else ""
+    return Rule(f"every claimed gap > 0 with its whole interval{noise}{tie}", test)
 
 
 def within_rel(tol: float) -> Rule:
     """Reproduced when ``|ours - paper| <= tol·|paper|`` (element-wise for arrays; NaN fails).
 
-    A single tolerance that does not separate the paper's precision from our
-    sampling error; prefer :func:`agrees_within_rel` in new claims.  With
-    ``paper == 0`` only an exact match passes; use :func:`within_abs` there.
+    For exact values only (no sampling error); Monte Carlo values use
+    :func:`agrees_within_rel`.  With ``paper == 0`` only an exact match passes; use
+    :func:`within_abs` there.
     """
     t = _tol(tol)
 
@@ -267,11 +527,7 @@ def within_rel(tol: float) -> Rule:
 
 
 def within_abs(tol: float) -> Rule:
-    """Reproduced when ``|ours - paper| <= tol`` (element-wise; NaN fails).
-
-    A single tolerance; prefer :func:`agrees_within` in new claims, which shows the
-    paper's precision and our sampling error separately.
-    """
+    """Reproduced when ``|ours - paper| <= tol`` (element-wise; NaN fails); for exact values only."""
     t = _tol(tol)
 
     def test(paper: Any, ours: Any) -> bool:
@@ -281,19 +537,8 @@ def within_abs(tol: float) -> Rule:
     return Rule(f"within ±{t:g} (absolute)", test, paper_precision=t)
 
 
-def margin_from_se(se_a: float, se_b: float = 0.0, *, z: float = 3.0) -> float:
-    """The margin an ordering needs so that noise alone does not decide it: ``z·sqrt(se_a² + se_b²)``.
-
-    ``se_a`` and ``se_b`` are the standard errors of the two values compared (a
-    comparison with an exact value has ``se_b = 0``).
-    """
-    a = _nonneg(se_a, "se_a")
-    b = _nonneg(se_b, "se_b")
-    return _nonneg(z, "z", positive=True) * math.hypot(a, b)
-
-
 def same_sign() -> Rule:
-    """Reproduced when ours has the paper's sign (element-wise; zero matches only zero)."""
+    """Reproduced when ours has the paper's sign (element-wise; zero matches only zero); exact values only."""
 
     def test(paper: Any, ours: Any) -> bool:
         p, o = _num(paper, "paper"), _num(ours, "ours")
@@ -303,13 +548,13 @@ def same_sign() -> Rule:
 
 
 def same_order(margin: float = 0.0) -> Rule:
-    """Agrees when ``ours`` orders its entries as ``paper`` does, each by more than ``margin``.
+    """Agrees when ``ours`` orders its entries as ``paper`` does, each by more than ``margin``; exact values only.
 
-    Both are sequences of the same length (e.g. one error per method).  Every pair
+    Both are sequences of the same length (e.g. one value per method).  Every pair
     that the paper strictly orders must be ordered the same way by ours, with a gap
     strictly larger than ``margin`` (so a tie never passes, even at ``margin=0``);
-    pairs tied in the paper are not constrained.  Derive ``margin`` from the noise
-    with :func:`margin_from_se`.
+    pairs tied in the paper are not constrained.  Monte Carlo values use
+    :func:`ordered` on the gaps.
     """
     m = _nonneg(margin, "margin")
 
@@ -327,11 +572,10 @@ def same_order(margin: float = 0.0) -> Rule:
 
 
 def exceeds(margin: float = 0.0) -> Rule:
-    """Agrees when ``ours > paper + margin`` (element-wise; a tie fails; NaN fails).
+    """Agrees when ``ours > paper + margin`` (element-wise; a tie fails; NaN fails); exact values only.
 
-    For claims "ours is larger than the reference"; pass the reference as
-    ``paper`` and derive ``margin`` from the noise (:func:`margin_from_se`).  Against
-    a value read off a figure the margin must be at least the reading precision.
+    Against a value read off a figure the margin must be at least the reading
+    precision.  Monte Carlo values use :func:`ordered` on ``ours − paper``.
     """
     m = _nonneg(margin, "margin")
 
@@ -342,41 +586,68 @@ def exceeds(margin: float = 0.0) -> Rule:
     return Rule(f"ours > paper + {m:g}" if m > 0 else "ours > paper (strict)", test, paper_precision=m)
 
 
-def _bound_rule(bound: Any, tol: float, upper: bool) -> Rule:
+def _bound_rule(bound: Any, tol: float, our_se: Any, trials: Any, points: Any, upper: bool) -> Rule:
     t = _tol(tol)
     if bound is not None:
-        _num(bound, "bound")
+        b_arr = _num(bound, "bound")
+        if b_arr.size == 0 or not np.all(np.isfinite(b_arr)):
+            raise ValueError(f"bound must be finite (or None for the paper's value), got {bound!r}")
+    mc = _monte_carlo(our_se, trials, points)
     op, sign = ("≤", "+") if upper else ("≥", "−")
     ref = "paper" if bound is None else _fmt(np.asarray(bound, dtype=float)) if np.ndim(bound) else f"{bound:g}"
 
-    def test(paper: Any, ours: Any) -> bool:
-        b = _num(paper if bound is None else bound, "paper" if bound is None else "bound")
-        o = _num(ours, "ours")
-        return bool(np.all(o <= b + t) if upper else np.all(o >= b - t))
+    def test(paper: Any, ours: Any) -> Judgement:
+        b, o, _ = _arrays(paper if bound is None else bound, ours, mc.se)
+        if not np.all(np.isfinite(o)):
+            return Judgement(FAILS, "ours is not finite")
+        w = np.broadcast_to(mc.halfwidth(o.size), o.shape)
+        excess = (o - (b + t)) if upper else ((b - t) - o)  # > 0 means the bound is broken
+        ev = f"{'largest' if upper else 'smallest'} ours {(o.max() if upper else o.min()):.4g}"
+        if mc.noisy:
+            ev += f", interval half-width up to {w.max():.3g} ({mc.describe(o.size)})"
+        return _three_way(excess - w > 0, excess + w <= 0, ev, lambda: mc.needed(np.abs(excess), o.size))
 
+    noise = f", with the whole {mc.describe(0)} (s.e. {_fmt(mc.se)})" if mc.noisy else ""
     return Rule(
-        f"ours {op} {ref}" + (f" {sign} {t:g}" if t > 0 else ""), test, paper_precision=t if bound is None else None
+        f"ours {op} {ref}" + (f" {sign} {t:g}" if t > 0 else "") + noise,
+        test,
+        paper_precision=t if bound is None else None,
     )
 
 
-def at_most(bound: float | None = None, *, tol: float = 0.0) -> Rule:
-    """Agrees when ``ours <= bound + tol`` (element-wise; NaN fails).
+def at_most(
+    bound: float | None = None,
+    *,
+    tol: float = 0.0,
+    our_se: Any = 0.0,
+    trials: int | None = None,
+    points: int | None = None,
+) -> Rule:
+    """Holds when ``ours + w <= bound + tol`` everywhere, fails when ``ours − w > bound + tol`` somewhere.
 
-    With ``bound=None`` the bound is the paper's value (claims such as "the error
-    is at most the paper's").  ``tol`` is an allowance that must come from the
-    paper's precision or our noise, never chosen to make the claim pass; against a
-    value read off a figure it must be at least the reading precision.
+    ``w`` is the half-width of our value's interval (0 for an exact value; see
+    :func:`agrees_within` for ``our_se``, ``trials`` and ``points``).  With
+    ``bound=None`` the bound is the paper's value.  ``tol`` must come from the
+    paper's precision, never chosen to make the claim pass; against a value read off
+    a figure it must be at least the reading precision.  NaN fails.
     """
-    return _bound_rule(bound, tol, upper=True)
+    return _bound_rule(bound, tol, our_se, trials, points, upper=True)
 
 
-def at_least(bound: float | None = None, *, tol: float = 0.0) -> Rule:
-    """Agrees when ``ours >= bound - tol`` (element-wise; NaN fails); ``bound=None`` means the paper's value."""
-    return _bound_rule(bound, tol, upper=False)
+def at_least(
+    bound: float | None = None,
+    *,
+    tol: float = 0.0,
+    our_se: Any = 0.0,
+    trials: int | None = None,
+    points: int | None = None,
+) -> Rule:
+    """Holds when ``ours − w >= bound − tol`` everywhere, fails when ``ours + w < bound − tol`` somewhere."""
+    return _bound_rule(bound, tol, our_se, trials, points, upper=False)
 
 
 def in_range() -> Rule:
-    """Agrees when ``lo <= ours <= hi`` for the paper's quoted range ``paper = (lo, hi)``."""
+    """Agrees when ``lo <= ours <= hi`` for the paper's quoted range ``paper = (lo, hi)``; exact values only."""
 
     def test(paper: Any, ours: Any) -> bool:
         p, o = _num(paper, "paper").ravel(), _num(ours, "ours")
@@ -388,21 +659,22 @@ def in_range() -> Rule:
 
 
 def ordering_holds() -> Rule:
-    """For qualitative claims: ``ours`` is a boolean (or booleans) computed in code, ``paper`` is True.
+    """For qualitative claims computed exactly: ``ours`` is a bool (or bools) computed in code, ``paper`` is a bool.
 
     Agrees when every entry of ``ours`` equals ``paper``.  A bare boolean cannot
-    express the margin an ordering needs (the comparison that produced it may have
-    been decided by noise); for orderings of measured values prefer
-    :func:`same_order`, :func:`exceeds`, :func:`at_most` or :func:`at_least`.
+    express the noise behind a comparison: for orderings of measured values use
+    :func:`ordered`.
     """
 
     def test(paper: Any, ours: Any) -> bool:
+        if not isinstance(paper, (bool, np.bool_)):
+            raise TypeError(f"ordering_holds needs paper to be True or False, got {paper!r}")
         o = np.asarray(ours)
-        if o.dtype != bool:
+        if o.dtype != bool or o.size == 0:
             raise TypeError(f"ordering_holds needs ours to be a bool (or bools) computed in code, got {ours!r}")
         return bool(np.all(o == bool(paper)))
 
-    return Rule("qualitative claim holds (no margin)", test)
+    return Rule("qualitative claim holds (exact)", test)
 
 
 def not_reproducible(why: str) -> _NotReproducible:
@@ -413,6 +685,48 @@ def not_reproducible(why: str) -> _NotReproducible:
     if not isinstance(why, str) or not why.strip():
         raise ValueError("not_reproducible needs a non-empty explanation 'why'")
     return _NotReproducible(why.strip())
+
+
+# ---------------------------------------------------------------------------- readings
+@dataclass(frozen=True)
+class Readings:
+    """Our value under each plausible reading of a detail the paper does not publish (:func:`readings`)."""
+
+    depends_on: str
+    values: dict[str, Any]
+    stated: str | None = None
+
+
+def readings(depends_on: str, values: Any, *, stated: str | None = None) -> Readings:
+    """Our value under every plausible reading of an unpublished detail, to pass as ``ours``.
+
+    Parameters
+    ----------
+    depends_on : str
+        The detail the paper does not publish, e.g. ``"the attribute set"``.
+    values : mapping of str to Any
+        One value per reading (at least two readings), named in words.
+    stated : str, optional
+        The reading the paper itself states, when it states one.
+
+    The claim is reproduced only if its rule holds under ``stated`` (when given) or
+    under every reading; it differs only if the rule fails under every reading;
+    otherwise it is "not reproducible", depending on the detail, with each reading's
+    value and outcome listed.
+    """
+    if not isinstance(depends_on, str) or not depends_on.strip():
+        raise ValueError(f"depends_on must name the unpublished detail, got {depends_on!r}")
+    if not isinstance(values, Mapping) or len(values) < 2:
+        raise ValueError(
+            f"readings needs a mapping of at least two readings of {depends_on!r} to our values, got {values!r}: "
+            "a detail the paper does not publish is evaluated under every plausible reading"
+        )
+    names = [str(k) for k in values]
+    if any(not k.strip() for k in names):
+        raise ValueError("every reading needs a non-empty name")
+    if stated is not None and stated not in values:
+        raise ValueError(f"stated must be one of the readings {names}, got {stated!r}")
+    return Readings(depends_on.strip(), dict(values), stated)
 
 
 # ---------------------------------------------------------------------------- provenance
@@ -490,66 +804,161 @@ def _jsonable(v: Any) -> Any:
     return str(v)
 
 
-def _judge(
-    claim: str, paper: Any, ours: Any, rule: Callable[[Any, Any], bool], *, why: str, basis: str, source: Source | str
-) -> tuple[str, str, str, str]:
-    """``(verdict, reason shown, criterion, check)`` of a claim judged by a callable rule (:meth:`ClaimsTable.add`)."""
+_CHECKS = {HOLDS: AGREES, FAILS: DISAGREES, UNRESOLVED: UNRESOLVED}
+_ABOUT = ("result", "implementation")
+
+
+def _judgement(claim: str, paper: Any, ours: Any, rule: Any, source: Source | str) -> tuple[Judgement, str]:
+    """The judgement of one (paper, ours) pair by a rule, and the rule's description."""
     if isinstance(source, Source):
         _check_precision(claim, rule, source, paper)
     try:
-        ok = rule(paper, ours)
+        if isinstance(rule, Rule):
+            j = rule.judge(paper, ours)
+        else:
+            ok = rule(paper, ours)
+            if not isinstance(ok, (bool, np.bool_)):
+                raise TypeError(f"rule must return a bool, got {type(ok).__name__} on claim {claim!r}")
+            j = Judgement(HOLDS if ok else FAILS)
     except (TypeError, ValueError) as exc:
+        if "rule must return a bool" in str(exc):
+            raise
         raise ValueError(f"rule failed on claim {claim!r}: {exc}") from exc
-    if not isinstance(ok, (bool, np.bool_)):
-        raise TypeError(f"rule must return a bool, got {type(ok).__name__} on claim {claim!r}")
-    check = AGREES if ok else DISAGREES
-    criterion = getattr(rule, "description", getattr(rule, "__name__", "custom rule"))
-    if not ok and not why:
-        raise ValueError(
-            f"claim {claim!r} differs from the paper (paper={paper!r}, ours={ours!r}, "
-            f"criterion: {criterion}) but no reason_if_differs was given"
-        )
-    if basis != PAPER_DATA:
-        shown = _BASIS_REASON[basis] + ("" if ok else f"; the check disagrees: {why}")
-        return QUALITATIVE_ONLY, shown, criterion, check
-    return (REPRODUCED, "", criterion, check) if ok else (DIFFERS, why, criterion, check)
+    return j, str(getattr(rule, "description", getattr(rule, "__name__", "custom rule")))
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, (float, np.floating)):
+        return f"{float(v):.4g}"
+    arr = np.asarray(v) if isinstance(v, (list, tuple, np.ndarray)) else None
+    if arr is not None and arr.dtype.kind in "fiu" and arr.size:
+        lo, hi = float(arr.min()), float(arr.max())
+        return f"{lo:.4g}" if lo == hi else f"{lo:.4g}–{hi:.4g}"
+    return str(v)
+
+
+def _judge_readings(claim: str, paper: Any, ours: Readings, rule: Any, source: Source | str) -> tuple:
+    """Combine the judgements of every reading: (outcome, evidence, criterion, trials needed, depends text)."""
+    rules = rule if isinstance(rule, Mapping) else {k: rule for k in ours.values}
+    if set(rules) != set(ours.values):
+        raise ValueError(f"claim {claim!r}: the rules must name the same readings as ours, got {sorted(rules)}")
+    results = {k: _judgement(claim, paper, v, rules[k], source) for k, v in ours.values.items()}
+    outcomes = {k: j.outcome for k, (j, _) in results.items()}
+    listed = "; ".join(
+        f"{k}{' (stated)' if k == ours.stated else ''}: {_value_text(ours.values[k])} ({outcomes[k]})"
+        for k in ours.values
+    )
+    if (ours.stated is not None and outcomes[ours.stated] == HOLDS) or all(o == HOLDS for o in outcomes.values()):
+        outcome = HOLDS
+    elif all(o == FAILS for o in outcomes.values()):
+        outcome = FAILS
+    else:
+        outcome = "depends"
+    criteria = {c for _, c in results.values()}
+    criterion = criteria.pop() if len(criteria) == 1 else " / ".join(f"{k}: {c}" for k, (_, c) in results.items())
+    return outcome, f"readings of {ours.depends_on}: {listed}", criterion
 
 
 def _claim_row(
     claim: str,
     paper: Any,
     ours: Any,
-    rule: Rule | _NotReproducible | Callable[[Any, Any], bool],
+    rule: Any,
+    *,
     reason_if_differs: str,
     basis: str,
     source: Source | str,
+    tried: str,
+    about: str,
+    implementation: str,
     note: str,
 ) -> dict[str, Any]:
     """The validated and judged row of one claim (the arguments of :meth:`ClaimsTable.add`)."""
     if not isinstance(claim, str) or not claim.strip():
         raise ValueError("claim must be a non-empty string")
+    claim = claim.strip()
     if basis not in BASES:
         raise ValueError(f"basis must be one of {BASES}, got {basis!r}")
     if not isinstance(source, (Source, str)):
         raise TypeError(f"source must be printed(...), read_off(...) or a str, got {type(source).__name__}")
-    why = reason_if_differs.strip()
+    if not str(source).strip():
+        raise ValueError(
+            f"claim {claim!r}: source= must name where the paper makes the claim (printed('Table 7'), "
+            "read_off('Fig. 6a', 0.02) or the section); only the paper's claims enter the table"
+        )
+    for name, text in (
+        ("reason_if_differs", reason_if_differs),
+        ("tried", tried),
+        ("implementation", implementation),
+        ("note", note),
+    ):
+        if not isinstance(text, str):
+            raise TypeError(f"{name} must be a str, got {type(text).__name__}")
+    if about not in _ABOUT:
+        raise ValueError(f"about must be one of {_ABOUT}, got {about!r}")
+    why, tried, implementation = reason_if_differs.strip(), tried.strip(), implementation.strip()
+    if about == "implementation" and not implementation and not isinstance(rule, _NotReproducible):
+        raise ValueError(
+            f"claim {claim!r} is about the authors' implementation: implementation= must describe the faithful "
+            "implementation of the paper's algorithm it was measured on (or the rule must be not_reproducible)"
+        )
+    evidence = ""
     check = ""
     if isinstance(rule, _NotReproducible):
         verdict, shown, criterion = NOT_REPRODUCIBLE, rule.why, rule.description
-    elif callable(rule):
-        verdict, shown, criterion, check = _judge(claim, paper, ours, rule, why=why, basis=basis, source=source)
+    elif callable(rule) or isinstance(rule, Mapping):
+        if isinstance(ours, Readings):
+            outcome, evidence, criterion = _judge_readings(claim, paper, ours, rule, source)
+            needed = None
+        else:
+            if isinstance(rule, Mapping):
+                raise TypeError(f"claim {claim!r}: a mapping of rules needs ours=readings(...)")
+            j, criterion = _judgement(claim, paper, ours, rule, source)
+            outcome, evidence, needed = j.outcome, j.evidence, j.trials_needed
+        check = _CHECKS.get(outcome, UNRESOLVED)
+        if implementation:
+            evidence = f"{evidence}; measured on {implementation}" if evidence else f"measured on {implementation}"
+        if outcome == FAILS and not why:
+            raise ValueError(
+                f"claim {claim!r} differs from the paper (paper={paper!r}, ours={ours!r}, criterion: {criterion}) "
+                "but no reason_if_differs was given"
+            )
+        if outcome == FAILS and not re.search(r"\d", why):
+            raise ValueError(
+                f"claim {claim!r} differs, but its reason_if_differs {why!r} quotes no computed number: a difference "
+                "is explained with the computation behind it"
+            )
+        if outcome == HOLDS:
+            verdict, shown = REPRODUCED, ""
+        elif outcome == FAILS:
+            verdict, shown = DIFFERS, why
+        elif outcome == UNRESOLVED:
+            more = f"; about {needed:,} trials would resolve it" if needed else ""
+            verdict, shown = NOT_REPRODUCIBLE, f"unresolvable by simulation: {evidence}{more}"
+        else:
+            readings_of = ours.depends_on if isinstance(ours, Readings) else "the reading"
+            verdict, shown = NOT_REPRODUCIBLE, f"depends on {readings_of}, which the paper does not publish"
+        if basis != PAPER_DATA:
+            shown = _BASIS_REASON[basis] + ("" if outcome == HOLDS else f"; the check is {check}: {shown or why}")
+            verdict = QUALITATIVE_ONLY
     else:
         raise TypeError(f"rule must be callable or not_reproducible(...), got {type(rule).__name__}")
+    if verdict != REPRODUCED and not tried:
+        raise ValueError(
+            f"claim {claim!r} is {verdict!r}: tried= must say what was tried (trials, readings, data variants)"
+        )
     return dict(
-        claim=claim.strip(),
+        claim=claim,
         paper=paper,
-        ours=ours,
+        ours=ours.values if isinstance(ours, Readings) else ours,
         verdict=verdict,
         reason=shown,
         criterion=str(criterion),
+        evidence=evidence,
         check=check,
         basis=basis,
         source=str(source),
+        tried=tried,
         note=note,
     )
 
@@ -564,7 +973,20 @@ class ClaimsTable:
         ``"lopub"``.
     """
 
-    COLUMNS = ("claim", "paper", "ours", "verdict", "reason", "criterion", "check", "basis", "source", "note")
+    COLUMNS = (
+        "claim",
+        "paper",
+        "ours",
+        "verdict",
+        "reason",
+        "criterion",
+        "evidence",
+        "check",
+        "basis",
+        "source",
+        "tried",
+        "note",
+    )
 
     def __init__(self, chapter: str) -> None:
         if not isinstance(chapter, str) or not _CHAPTER_RE.match(chapter):
@@ -583,36 +1005,47 @@ class ClaimsTable:
         claim: str,
         paper: Any,
         ours: Any,
-        rule: Rule | _NotReproducible | Callable[[Any, Any], bool],
+        rule: Rule | _NotReproducible | Callable[[Any, Any], bool] | Mapping[str, Rule],
         *,
+        source: Source | str,
         reason_if_differs: str = "",
         basis: str = PAPER_DATA,
-        source: Source | str = "",
+        tried: str = "",
+        about: str = "result",
+        implementation: str = "",
         note: str = "",
     ) -> str:
-        """Add one claim; the verdict follows from ``rule(paper, ours)`` and ``basis``.
+        """Add one claim of the paper; the verdict follows from the rule's outcome and ``basis``.
 
         Parameters
         ----------
         claim : str
             The claim in a few words.
         paper, ours : Any
-            The paper's value and ours (numbers, arrays, booleans or None).
+            The paper's value and ours (numbers, arrays, booleans or None); ``ours``
+            may be :func:`readings` of an unpublished detail.
         rule : Rule or callable or the result of :func:`not_reproducible`
-            ``rule(paper, ours) -> bool``: True means our value agrees.
-        reason_if_differs : str
-            Why ours may disagree (required if the rule turns out to fail, whatever
-            the basis: a notebook cannot record a disagreement without a reason).
-        basis : {"paper data", "stand-in", "model", "calibrated"}
-            What the claim was evaluated on (:data:`PAPER_DATA`, the default;
-            :data:`STAND_IN`; :data:`MODEL` of the authors' code; :data:`CALIBRATED`,
-            a stand-in calibrated to this very paper value).  Any basis other than
-            the paper's data gives "qualitative only", whatever the rule says.
+            ``rule(paper, ours)``: holds, fails or unresolved (see the module's
+            policy); with readings, one rule or a mapping of one rule per reading.
         source : Source or str
-            Provenance of the paper's value: :func:`printed` or :func:`read_off`
-            (which also checks the rule's tolerance against the reading
-            precision), or a short text such as ``"Table 7 (printed)"``.  Rows
-            without a source are listed by :meth:`missing_sources`.
+            Where the paper makes the claim (required): :func:`printed`,
+            :func:`read_off` (which also checks the rule's tolerance against the
+            reading precision), or a short text naming the section or figure.
+        reason_if_differs : str
+            Why ours disagrees, with the computed number behind it (required if the
+            rule fails, whatever the basis).
+        basis : {"paper data", "stand-in", "model", "calibrated"}
+            What the claim was evaluated on; anything but the paper's data gives
+            "qualitative only", whatever the rule says.
+        tried : str
+            What was tried (trials, readings, data variants); required for every
+            verdict other than "reproduced".
+        about : {"result", "implementation"}
+            "implementation" for claims about the authors' implementation (running
+            time, speed-ups), which need ``implementation``.
+        implementation : str
+            The faithful implementation of the paper's algorithm the claim was
+            measured on (e.g. "per-report EM as in Sec. 4").
         note : str
             Free remark shown in the table.
 
@@ -624,10 +1057,24 @@ class ClaimsTable:
         Raises
         ------
         ValueError
-            If the rule fails and no reason was given, the rule raises, the basis is
-            unknown, or a tolerance is tighter than a read-off value's precision.
+            If the rule fails and no reason (or one without a computed number) was
+            given, a non-reproduced row says nothing of what was tried, the source is
+            missing, the rule raises, the basis is unknown, or a tolerance is tighter
+            than a read-off value's precision.
         """
-        row = _claim_row(claim, paper, ours, rule, reason_if_differs, basis, source, note)
+        row = _claim_row(
+            claim,
+            paper,
+            ours,
+            rule,
+            reason_if_differs=reason_if_differs,
+            basis=basis,
+            source=source,
+            tried=tried,
+            about=about,
+            implementation=implementation,
+            note=note,
+        )
         self._rows.append(row)
         return row["verdict"]
 
@@ -683,11 +1130,17 @@ class ClaimsTable:
 
         df = self.frame()
         shown = pd.DataFrame(index=df.index)
-        shown["claim"] = [beneath(c, r) for c, r in zip(df["claim"], df["reason"])]
+        shown["claim"] = [
+            beneath(c, "; ".join(x for x in (r, f"tried: {t}" if t else "") if x))
+            for c, r, t in zip(df["claim"], df["reason"], df["tried"])
+        ]
         shown["paper"] = [html.escape(fmt(v)) for v in df["paper"]]
         shown["ours"] = [html.escape(fmt(v)) for v in df["ours"]]
         shown["verdict"] = df["verdict"]
-        shown["rule"] = [beneath(c, k) for c, k in zip(df["criterion"], df["check"])]
+        shown["rule"] = [
+            beneath(c, "; ".join(x for x in (k, e) if x))
+            for c, k, e in zip(df["criterion"], df["check"], df["evidence"])
+        ]
         shown["basis"] = [html.escape(str(v)) for v in df["basis"]]
         for col in ("source", "note"):
             if any(r[col] for r in self._rows):
@@ -720,6 +1173,10 @@ class ClaimsTable:
           ``{chapter}-claims-total``;
         * ``{chapter}-claims``: the whole table as a DataFrame.
 
+        When the environment variable ``LDP_CLAIMS_DIR`` is set (the Makefile sets it
+        for each profile's build), the table is also written there as
+        ``{chapter}.json`` (:meth:`write_json`), for :func:`verdict_changes`.
+
         ``myst_nb`` is imported only when this is called, so :mod:`ldp` does not need the book toolchain.
         """
         from ldp.pages import glue_values
@@ -738,6 +1195,9 @@ class ClaimsTable:
             values[f"claims-total-{verdict.replace(' ', '-')}"] = count
         values["claims-total"] = len(self)
         glue_values(values, prefix=self.chapter)
+        record_dir = os.environ.get(RECORD_ENV)
+        if record_dir:
+            self.write_json(Path(record_dir) / f"{self.chapter}.json")
         with pd.option_context("display.max_colwidth", None):  # reasons are shown whole on the scoreboard
             glue_values({"claims": self.frame()}, prefix=self.chapter)
 
@@ -750,7 +1210,11 @@ class ClaimsTable:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(
-            json.dumps({"chapter": self.chapter, "claims": self.to_records()}, indent=1, ensure_ascii=False),
+            json.dumps(
+                {"chapter": self.chapter, "profile": current_profile(), "claims": self.to_records()},
+                indent=1,
+                ensure_ascii=False,
+            ),
             encoding="utf-8",
         )
         return p
@@ -784,6 +1248,8 @@ class ClaimsTable:
             defaults = {
                 "reason": "",
                 "criterion": "",
+                "evidence": "",
+                "tried": "",
                 "note": "",
                 "source": "",
                 "basis": PAPER_DATA,
@@ -810,3 +1276,62 @@ def scoreboard(tables: Iterable[ClaimsTable]) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=["chapter", *VERDICTS, "claims", "without source"]).set_index("chapter")
     df.loc["total"] = df.sum(axis=0)
     return df.astype(int)
+
+
+def _read_dir(path: str | Path) -> dict[str, ClaimsTable]:
+    folder = Path(path)
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: no such folder of claims tables (build the book at that profile first)")
+    tables = {p.stem: ClaimsTable.read_json(p) for p in sorted(folder.glob("*.json"))}
+    if not tables:
+        raise ValueError(f"{folder}: no claims tables (*.json) in it")
+    return tables
+
+
+def verdict_changes(a: str | Path, b: str | Path) -> pd.DataFrame:
+    """The claims whose verdict differs between two folders of claims tables (e.g. two profiles' builds).
+
+    Rows are matched by chapter and claim text; a claim present in only one folder
+    is listed with the verdict ``"(absent)"`` on the other side.  Columns:
+    ``chapter``, ``claim``, ``a``, ``b`` (the two verdicts).
+    """
+    ta, tb = _read_dir(a), _read_dir(b)
+    rows = []
+    for chapter in sorted(set(ta) | set(tb)):
+        va = {r["claim"]: r["verdict"] for r in (ta[chapter]._rows if chapter in ta else [])}
+        vb = {r["claim"]: r["verdict"] for r in (tb[chapter]._rows if chapter in tb else [])}
+        for claim in list(va) + [c for c in vb if c not in va]:
+            x, y = va.get(claim, "(absent)"), vb.get(claim, "(absent)")
+            if x != y:
+                rows.append({"chapter": chapter, "claim": claim, "a": x, "b": y})
+    return pd.DataFrame(rows, columns=["chapter", "claim", "a", "b"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m ldp.claims diff A B``: print the claims whose verdict differs between two folders.
+
+    Exit status 0 when every verdict agrees, 1 when some differ, 2 on a usage error.
+    """
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 3 or args[0] != "diff":
+        print("usage: python -m ldp.claims diff FOLDER_A FOLDER_B", file=sys.stderr)
+        return 2
+    try:
+        changes = verdict_changes(args[1], args[2])
+        n = sum(len(t) for t in _read_dir(args[1]).values())
+    except ValueError as exc:
+        print(f"ldp.claims: {exc}", file=sys.stderr)
+        return 2
+    if changes.empty:
+        print(f"All {n} verdicts agree between {args[1]} and {args[2]}.")
+        return 0
+    print(f"{len(changes)} of {n} claims have a different verdict ({args[1]} -> {args[2]}):")
+    for r in changes.itertuples():
+        print(f"  [{r.chapter}] {r.claim}: {r.a} -> {r.b}")
+    return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -50,11 +50,18 @@ TOTAL_SUFFIXES = (
 def _chapter(name: str, measured: float) -> ClaimsTable:
     """A toy chapter whose second verdict depends on the measured value."""
     t = ClaimsTable(name)
-    t.add("exact identity", paper=1.0, ours=1.0, rule=within_rel(1e-9))
-    t.add("measured value", paper=2.0, ours=measured, rule=within_rel(0.05), reason_if_differs="noise")
-    t.add("needs the private dataset", paper=3.0, ours=None, rule=not_reproducible("data not public"))
+    kw = dict(source="Sec. 1", tried="one exact run")
+    t.add("exact identity", paper=1.0, ours=1.0, rule=within_rel(1e-9), **kw)
+    t.add("measured value", paper=2.0, ours=measured, rule=within_rel(0.05), reason_if_differs="noise 0.5", **kw)
+    t.add("needs the private dataset", paper=3.0, ours=None, rule=not_reproducible("data not public"), **kw)
     t.add(
-        "on a stand-in", paper=4.0, ours=measured * 2, rule=within_rel(0.05), basis=STAND_IN, reason_if_differs="noise"
+        "on a stand-in",
+        paper=4.0,
+        ours=measured * 2,
+        rule=within_rel(0.05),
+        basis=STAND_IN,
+        reason_if_differs="noise 0.5",
+        **kw,
     )
     return t
 
@@ -103,14 +110,14 @@ def test_glued_totals_follow_the_verdicts(monkeypatch):
     assert good["c-claims-total-qualitative-only"] == bad["c-claims-total-qualitative-only"] == 1
     assert good["c-claims-total"] == bad["c-claims-total"] == 4
     assert bad["c-claim-2-verdict"] == DIFFERS
-    assert list(bad["c-claims"]["reason"])[:3] == ["", "noise", "data not public"]
+    assert list(bad["c-claims"]["reason"])[:3] == ["", "noise 0.5", "data not public"]
     assert bad["c-claims"]["reason"].iloc[3].startswith("evaluated on a stand-in")
 
 
 def glued_keys(chapter: str, monkeypatch) -> set[str]:
     """The keys ClaimsTable(chapter).glue() publishes for a table with one claim of each verdict."""
     t = ClaimsTable(chapter)
-    t.add("x", 1.0, 1.0, within_rel(0.1))
+    t.add("x", 1.0, 1.0, within_rel(0.1), source="Sec. 1")
     return set(_captured_glue(t, monkeypatch))
 
 
@@ -192,10 +199,10 @@ def test_glued_table_shows_claims_and_reasons_in_full(monkeypatch):
         shown[metadata["scrapbook"]["name"]] = bundle
 
     monkeypatch.setattr(glue_ext, "ipy_display", capture)
-    reason = "the paper's figure uses a different normalisation of the error metric than its own text states"
+    reason = "the paper's figure uses a different normalisation (by 2) of the error metric than its own text states"
     claim = "a long claim whose wording is longer than fifty characters, as real claims are"
     t = ClaimsTable("long")
-    t.add(claim, paper=1.0, ours=2.0, rule=within_rel(0.1), reason_if_differs=reason)
+    t.add(claim, paper=1.0, ours=2.0, rule=within_rel(0.1), reason_if_differs=reason, source="Fig. 1", tried="once")
     t.glue()
     html = next(v for k, v in shown["long-claims"].items() if k.endswith("text/html"))
     assert reason in html and claim in html
