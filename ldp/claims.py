@@ -124,6 +124,7 @@ __all__ = [
     "not_reproducible",
     "scoreboard",
     "verdict_changes",
+    "verdict_badge",
 ]
 
 REPRODUCED = "reproduced"
@@ -963,6 +964,83 @@ def _claim_row(
     )
 
 
+_BADGES = {
+    REPRODUCED: ("✓", "reproduced"),
+    DIFFERS: ("✗", "differs"),
+    NOT_REPRODUCIBLE: ("?", "not-reproducible"),
+    QUALITATIVE_ONLY: ("~", "qualitative-only"),
+}
+
+#: the style of every claims table and of the scoreboard (inline, so a notebook shows it as the book does)
+CLAIMS_CSS = """
+.ldp-claims-wrap{overflow-x:auto;max-width:100%}
+table.ldp-claims{table-layout:fixed;width:100%;border-collapse:collapse;font-size:0.9em}
+table.ldp-claims th,table.ldp-claims td{vertical-align:top;padding:0.35em 0.5em;border-bottom:1px solid #ddd;
+ overflow-wrap:normal;word-break:normal;hyphens:none;text-align:left}
+table.ldp-claims td.ldp-num,table.ldp-claims th.ldp-num{text-align:right}
+table.ldp-claims col.ldp-c-i{width:2.5em}table.ldp-claims col.ldp-c-claim{width:auto}
+table.ldp-claims col.ldp-c-val{width:17%}table.ldp-claims col.ldp-c-verdict{width:10.5em}
+.ldp-verdict{display:inline-block;white-space:nowrap;border-radius:0.8em;padding:0.05em 0.6em;font-weight:600;
+ font-size:0.85em;border:1px solid}
+.ldp-verdict-reproduced{background:#dff3df;color:#1b5e20;border-color:#7cb87f}
+.ldp-verdict-differs{background:#fbe0da;color:#8e1c0b;border-color:#d9826f}
+.ldp-verdict-not-reproducible{background:#ececec;color:#333;border-color:#aaa}
+.ldp-verdict-qualitative-only{background:#f6efd2;color:#5d4a00;border-color:#c9b45c}
+.ldp-where{color:#555;display:block}
+table.ldp-claims details{margin-top:0.2em}table.ldp-claims summary{cursor:pointer;color:#555;font-size:0.85em}
+table.ldp-claims dl{margin:0.3em 0 0 0;font-size:0.85em}table.ldp-claims dt{font-weight:600;margin-top:0.2em}
+table.ldp-claims dd{margin-left:0.8em}
+"""
+
+
+def verdict_badge(verdict: str) -> str:
+    """The coloured, labelled badge of a verdict (HTML)."""
+    import html
+
+    mark, key = _BADGES[verdict]
+    text = html.escape(verdict)
+    return f'<span class="ldp-verdict ldp-verdict-{key}" title="{text}">{mark} {text}</span>'
+
+
+def _claims_html(chapter: str, rows: list[dict[str, Any]]) -> Any:
+    import html
+
+    from ldp.pages import HTML, format_value
+
+    def esc(v: Any) -> str:
+        return html.escape(format_value(v))
+
+    body = []
+    for i, r in enumerate(rows, start=1):
+        details = [
+            ("why", r["reason"]),
+            ("how it was judged", r["criterion"]),
+            ("numbers behind it", r["evidence"]),
+            ("check on a stand-in or model", r["check"] if r["basis"] != PAPER_DATA else ""),
+            ("evaluated on", r["basis"]),
+            ("what was tried", r["tried"]),
+            ("note", r["note"]),
+        ]
+        dl = "".join(f"<dt>{k}</dt><dd>{html.escape(str(v))}</dd>" for k, v in details if v)
+        body.append(
+            f'<tr id="claim-{chapter}-{i}"><td class="ldp-num">{i}</td><td>{html.escape(r["claim"])}'
+            f'<small class="ldp-where">{html.escape(r["source"])}</small>'
+            f"<details><summary>details</summary><dl>{dl}</dl></details></td>"
+            f'<td class="ldp-num">{esc(r["paper"])}</td><td class="ldp-num">{esc(r["ours"])}</td>'
+            f"<td>{verdict_badge(r['verdict'])}</td></tr>"
+        )
+    table = (
+        f"<style>{CLAIMS_CSS}</style>"
+        '<div class="ldp-claims-wrap"><table class="ldp-claims">'
+        '<colgroup><col class="ldp-c-i"><col class="ldp-c-claim"><col class="ldp-c-val"><col class="ldp-c-val">'
+        '<col class="ldp-c-verdict"></colgroup>'
+        '<thead><tr><th class="ldp-num">#</th><th>claim (where the paper makes it)</th><th class="ldp-num">paper</th>'
+        '<th class="ldp-num">ours</th><th>verdict</th></tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+    return HTML(table)
+
+
 class ClaimsTable:
     """The claims of one chapter and their computed verdicts.
 
@@ -1096,70 +1174,16 @@ class ClaimsTable:
         """The claims whose paper value has no ``source`` (rows with ``paper=None`` excepted)."""
         return [r["claim"] for r in self._rows if not r["source"] and r["paper"] is not None]
 
-    #: relative widths of the displayed columns (normalised over the columns shown)
-    _SHOW_WIDTHS = {"claim": 32, "paper": 9, "ours": 9, "verdict": 12, "rule": 19, "basis": 9, "source": 11, "note": 10}
-
     def show(self) -> Any:
-        """A styled DataFrame for display, readable at page width.
+        """The table as a reader scans it: claim (with where the paper makes it), paper, ours, a verdict badge.
 
-        Fixed column widths (long text wraps inside its column); the reason is
-        printed beneath its claim and the rule's outcome ("check") beneath the
-        rule, so the table has no column one word wide.  Verdicts are coloured.
+        Everything else (reason, criterion and evidence, basis, what was tried, note)
+        sits in a collapsed detail under each claim (an HTML ``<details>``, which opens
+        without JavaScript).  Values go through :func:`ldp.pages.format_value`.  Each
+        row has the anchor ``claim-{chapter}-{i}``, which the scoreboard links to.
         Only the presentation differs from :meth:`frame`: the data are the same.
         """
-        import html
-
-        colours = {REPRODUCED: "#d8f0d8", DIFFERS: "#f8d8d0", NOT_REPRODUCIBLE: "#e6e6e6", QUALITATIVE_ONLY: "#f3ecd0"}
-
-        def fmt(v: Any) -> str:
-            if v is None:
-                return "—"
-            if isinstance(v, (float, np.floating)):
-                return f"{v:.4g}"
-            if isinstance(v, (list, tuple)) and v and all(isinstance(x, (int, float, np.number)) for x in v):
-                v = np.asarray(v, dtype=float)
-            if isinstance(v, np.ndarray) and v.dtype.kind in "fiu":
-                return np.array2string(v, threshold=8, separator=", ", formatter={"all": lambda x: f"{x:.4g}"})
-            if isinstance(v, np.ndarray):
-                return np.array2string(v, threshold=8)
-            return str(v)
-
-        def beneath(main: Any, extra: Any) -> str:
-            text = html.escape(str(main))
-            return text + (f'<br><small class="ldp-beneath">{html.escape(str(extra))}</small>' if extra else "")
-
-        df = self.frame()
-        shown = pd.DataFrame(index=df.index)
-        shown["claim"] = [
-            beneath(c, "; ".join(x for x in (r, f"tried: {t}" if t else "") if x))
-            for c, r, t in zip(df["claim"], df["reason"], df["tried"])
-        ]
-        shown["paper"] = [html.escape(fmt(v)) for v in df["paper"]]
-        shown["ours"] = [html.escape(fmt(v)) for v in df["ours"]]
-        shown["verdict"] = df["verdict"]
-        shown["rule"] = [
-            beneath(c, "; ".join(x for x in (k, e) if x))
-            for c, k, e in zip(df["criterion"], df["check"], df["evidence"])
-        ]
-        shown["basis"] = [html.escape(str(v)) for v in df["basis"]]
-        for col in ("source", "note"):
-            if any(r[col] for r in self._rows):
-                shown[col] = [html.escape(str(v)) for v in df[col]]
-        total = sum(self._SHOW_WIDTHS[c] for c in shown.columns) + 3
-        styles = [
-            {"selector": "", "props": "table-layout: fixed; width: 100%;"},
-            {"selector": "th.row_heading, th.index_name, th.blank", "props": "width: 3%;"},
-        ]
-        styles += [
-            {"selector": f"th.col{i}", "props": f"width: {100 * self._SHOW_WIDTHS[c] / total:.1f}%;"}
-            for i, c in enumerate(shown.columns)
-        ]
-        styler = shown.style.format(escape=None)
-        styler = styler.map(lambda v: f"background-color: {colours.get(v, '')}", subset=["verdict"])
-        styler = styler.set_table_styles(styles).set_table_attributes('class="dataframe ldp-claims"')
-        styler = styler.set_properties(**{"text-align": "left", "white-space": "normal", "vertical-align": "top"})
-        # one-word columns never break inside a word ("reprod-uced")
-        return styler.set_properties(subset=["verdict", "basis"], **{"overflow-wrap": "normal", "word-break": "normal"})
+        return _claims_html(self.chapter, self._rows)
 
     # ------------------------------------------------------------------ publication
     def glue(self) -> None:

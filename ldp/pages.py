@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["glue_values", "plain", "show_table", "format_number"]
+__all__ = ["glue_values", "plain", "show_table", "format_number", "format_value", "HTML"]
 
 _KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -77,12 +77,15 @@ def glue_values(values: Mapping[str, Any], *, prefix: str = "", display: bool = 
     return names
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def format_number(x: Any, digits: int = 3) -> str:
     """A number as a table shows it: integers whole, floats with ``digits`` significant digits.
 
-    Fixed notation from 0.001 to 10^6 (``0.0123``, ``12.3``, ``12346``), scientific outside
-    (``1.23e+07``, ``4.56e-05``); a float that holds an integer prints without decimals;
-    NaN prints as an em dash.
+    Fixed notation from 0.001 to 10^6 (``0.0123``, ``12.3``, ``12346``), powers of ten
+    outside (``1.23 × 10⁷``, ``4.56 × 10⁻⁵``, never the ``e+07`` form); a float that holds
+    an integer prints without decimals; NaN prints as an em dash.
 
     Parameters
     ----------
@@ -100,7 +103,7 @@ def format_number(x: Any, digits: int = 3) -> str:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return str(x)
     if isinstance(x, int):
-        return str(x)
+        return str(x) if abs(x) < 10**15 else format_number(float(x), digits)
     if not np.isfinite(x):
         return "—" if np.isnan(x) else ("∞" if x > 0 else "−∞")
     if x == 0:
@@ -109,8 +112,61 @@ def format_number(x: Any, digits: int = 3) -> str:
         return str(int(x))
     mag = int(np.floor(np.log10(abs(x))))
     if mag >= 6 or mag < -3:
-        return f"{x:.{digits - 1}e}"
+        mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+        return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
     return f"{x:.{max(0, digits - 1 - mag)}f}"
+
+
+def format_value(v: Any, digits: int = 4, *, max_items: int = 4) -> str:
+    """Any value of a claims table or of prose as a reader should see it: the one formatter of the book.
+
+    Numbers through :func:`format_number` (``digits`` significant digits, no exponent
+    form); None and NaN as an em dash; booleans as "yes"/"no"; sequences of up to
+    ``max_items`` values listed, longer ones as their range and count; mappings as
+    ``name: value`` pairs; numpy scalars and nested tuples unwrapped (never
+    ``np.int64(...)`` on the page).
+    """
+    v = plain(v)
+    if v is None:
+        return "—"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (int, float)):
+        return format_number(v, digits)
+    if isinstance(v, str):
+        return v
+    if isinstance(v, Mapping):
+        return "; ".join(f"{k}: {format_value(x, digits, max_items=max_items)}" for k, x in v.items())
+    if isinstance(v, (list, tuple, np.ndarray)):
+        items = list(np.asarray(v, dtype=object).ravel()) if isinstance(v, np.ndarray) else list(v)
+        if not items:
+            return "—"
+        items = [plain(x) for x in items]
+        if all(isinstance(x, bool) for x in items):
+            yes = sum(items)
+            return "yes" if yes == len(items) else ("no" if yes == 0 else f"{yes} of {len(items)} yes")
+        numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in items)
+        if numeric and len(items) > max_items:
+            lo, hi = min(items), max(items)
+            return f"{format_number(lo, digits)} to {format_number(hi, digits)} ({len(items)} values)"
+        shown = [format_value(x, digits, max_items=max_items) for x in items[:max_items]]
+        more = f", … ({len(items)} in all)" if len(items) > max_items else ""
+        inner = ", ".join(shown) + more
+        return f"({inner})" if isinstance(v, tuple) else inner
+    return str(v)
+
+
+class HTML:
+    """A piece of HTML that notebooks and the book display as such (``_repr_html_``)."""
+
+    def __init__(self, html: str) -> None:
+        self.html = str(html)
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __str__(self) -> str:
+        return self.html
 
 
 def _default_index(index: Any) -> bool:

@@ -3,6 +3,7 @@ JSON round trip and the verdict diff between two builds."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -419,14 +420,19 @@ def test_verdict_changes_between_two_builds(tmp_path, capsys):
     assert main(["oops"]) == 2
 
 
-def test_show_is_readable():
+def test_show_is_compact_and_formats_values_once():
     t = ClaimsTable("x")
     add(t, "a <b> claim", 1.0, 1.5, within_rel(0.1), reason_if_differs="because of <noise> & 0.5 more")
-    add(t, "another", 1.0, 1.0, within_rel(0.1))
-    html = t.show().to_html()
-    assert 'class="dataframe ldp-claims"' in html
+    add(t, "another", 1.0, np.float64(1.0000001234), within_rel(0.1))
+    add(t, "a list", [np.int64(1), np.int64(2)], np.arange(10.0), lambda p, o: True)
+    add(t, "none", None, None, not_reproducible("offline"))
+    html = t.show()._repr_html_()
+    assert 'class="ldp-claims"' in html and len(re.findall(r"<th[ >]", html)) == 5  # #, claim, paper, ours, verdict
     assert "a &lt;b&gt; claim" in html and "because of &lt;noise&gt; &amp; 0.5 more" in html
-    assert "reproduced" in html and "differs" in html
+    assert "<details>" in html and 'id="claim-x-1"' in html and 'id="claim-x-4"' in html
+    assert "ldp-verdict-reproduced" in html and "ldp-verdict-differs" in html and "ldp-verdict-not-reproducible" in html
+    assert "np.int64" not in html and "None" not in html and "nan" not in html
+    assert ">1<" in html and "0 to 9 (10 values)" in html and ">1, 2<" in html
 
 
 def test_glue_values(monkeypatch):

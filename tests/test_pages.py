@@ -23,8 +23,8 @@ from ldp.pages import format_number, show_table
         (12.3456, "12.3"),
         (1234.56, "1235"),
         (1.5e7, "15000000"),
-        (12345678.9, "1.23e+07"),
-        (4.56e-5, "4.56e-05"),
+        (12345678.9, "1.23 × 10⁷"),
+        (4.56e-5, "4.56 × 10⁻⁵"),
         (-0.5, "-0.500"),
         (float("nan"), "—"),
         (float("inf"), "∞"),
@@ -56,7 +56,7 @@ def test_show_table_hides_a_meaningless_index_and_formats_numbers():
     html = show_table(df).to_html()
     cells = _cells(html)
     assert cells[0] == ["method", "n", "mse"]  # no index column
-    assert cells[1] == ["GRR", "1000000", "1.11e-06"] and cells[2] == ["OUE", "200000", "0.0185"]
+    assert cells[1] == ["GRR", "1000000", "1.11 × 10⁻⁶"] and cells[2] == ["OUE", "200000", "0.0185"]
     assert "text-align: right" in html and 'class="dataframe ldp-table"' in html
 
 
