@@ -259,7 +259,8 @@ def _claims_counts(html_text: str) -> tuple[int, int, int, int, int] | None:
     if header is None:
         return None
     col = header.index("verdict")
-    verdicts = [r[col] for r in rows if len(r) == len(header) and r is not header and r[col] in VERDICTS]
+    cells = [r[col].lstrip("✓✗?~ ") for r in rows if len(r) == len(header) and r is not header]  # badge marks
+    verdicts = [v for v in cells if v in VERDICTS]
     return (*(verdicts.count(v) for v in VERDICTS), len(verdicts))
 
 
