@@ -54,6 +54,9 @@ def _report(name: str) -> tuple[str, list[str]]:
     """Print one dataset's state; return it and the bad-copy messages."""
     res = inspect(name)
     where = ", ".join(map(str, res.used)) if res.used else "-"
+    if len(res.used) > 3:  # e.g. the ten SYN tables: one summary instead of ten paths
+        folders = sorted({str(src.path.parent) for src in res.used})
+        where = f"{len(res.used)} files in {', '.join(folders)}"
     print(f"[{res.state}]{' ' * (10 - len(res.state))}{name:10s} {where}")
     for msg in res.bad:
         print(f"    corrupted copy: {msg}")
@@ -108,11 +111,13 @@ def _copy_from_shared(name: str, target: Path) -> bool:
             print(f"    shared copy unusable: {msg}")
         return False
     for src in res.used:
-        dest = target / src.path.name
+        dest = target / src.path.relative_to(src_dir)  # keeps a sub-folder such as mao2025-syn/
+        dest.parent.mkdir(parents=True, exist_ok=True)
         if dest.exists():
             _quarantine(dest)
         shutil.copyfile(src.path, dest)
-    print(f"[copied]   {name:10s} {', '.join(src.path.name for src in res.used)} from {src_dir} to {target}")
+    copied = ", ".join(str(src.path.relative_to(src_dir)) for src in res.used)
+    print(f"[copied]   {name:10s} {copied} from {src_dir} to {target}")
     return True
 
 
@@ -157,9 +162,9 @@ def fetch(names: list[str] | None = None, download: bool = True) -> int:
         res = inspect(name)
         for msg in res.bad:
             print(f"    corrupted copy: {msg}")
-        for path in {p for p in res.bad_files if p.parent == target and p.is_file()}:
+        for path in {p for p in res.bad_files if target in p.parents and p.is_file()}:
             print(f"    moved {path} aside to {_quarantine(path).name} (files in the data directory are fetch's)")
-        outside = [p for p in res.bad_files if p.parent != target]
+        outside = [p for p in res.bad_files if target not in p.parents]
         if res.state == "ok":
             print(f"[ok]       {name:10s} {', '.join(map(str, res.used))}")
             if outside:
@@ -167,7 +172,7 @@ def fetch(names: list[str] | None = None, download: bool = True) -> int:
             continue
         if _copy_from_shared(name, target):
             continue
-        if ds.login_required:
+        if ds.local_only or ds.login_required:  # never downloaded (licence, login or no publisher)
             print(f"[manual]   {name:10s} {how_to_get(ds)}")
         elif download and ds.urls:
             if _download(name, target):
