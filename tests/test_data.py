@@ -1012,3 +1012,104 @@ def test_celeba_is_never_tracked_or_vendored_and_is_git_ignored_in_the_data_dire
     assert not DATASETS["celeba"].vendored and not list(VENDORED.glob("*celeba*"))
     for path in ("data/external/list_attr_celeba.txt.gz", "data/external/mao2025-syn/syn3_c10.npy.gz"):
         assert subprocess.run(git + ["check-ignore", "-q", path]).returncode == 0, f"{path} is not git-ignored"
+
+
+# ---------------------------------------------------------------------------- configuration errors (issue 26)
+def test_inspect_refuses_bad_directories_naming_the_argument(tmp_path):
+    with pytest.raises(ValueError, match=r"dirs\[0\]='/nonexistent' does not exist"):
+        D.inspect("nursery", dirs=["/nonexistent"])
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    with pytest.raises(ValueError, match=r"dirs\[1\]=.*afile' is not a directory"):
+        D.inspect("nursery", dirs=[tmp_path, str(afile)])
+    with pytest.raises(TypeError, match="dirs must be a list of directories, got the single str"):
+        D.inspect("nursery", dirs=str(tmp_path))
+    with pytest.raises(TypeError, match=r"dirs\[0\] must be a path .* got int"):
+        D.inspect("nursery", dirs=[3])
+    with pytest.raises(TypeError, match="dirs must be a list of directories, got int"):
+        D.inspect("nursery", dirs=5)
+    for dirs in ([str(tmp_path)], [tmp_path], (tmp_path,)):  # str and Path both work
+        assert D.inspect("nursery", dirs=dirs).state == "missing"
+
+
+@pytest.mark.parametrize("under", [False, True])
+def test_a_data_dir_that_is_a_regular_file_is_refused(iso, monkeypatch, capsys, under):
+    afile = iso["tmp"] / "afile"
+    afile.write_text("not a directory")
+    monkeypatch.setenv("LDP_DATA_DIR", str(afile / "sub" if under else afile))
+    with pytest.raises(D.DataDirError, match="a regular file, not a directory"):
+        D.data_home()
+    with pytest.raises(D.DataDirError):
+        D.load("nursery")  # a misconfiguration is told, not hidden behind a stand-in
+    for cmd in ("fetch", "status"):
+        assert cli.main([cmd]) == 2
+        out, err = capsys.readouterr()
+        assert err.count("\n") == 1 and err.startswith("error: $LDP_DATA_DIR=") and "regular file" in err
+    assert afile.read_text() == "not a directory"
+
+
+def _config_errors(iso) -> dict:
+    afile = iso["tmp"] / "afile"
+    afile.write_text("x")
+    return {
+        "LDP_DATA_DIR a file": ({"LDP_DATA_DIR": str(afile)}, ["fetch"], "regular file"),
+        "LDP_DATA_DIR under a file": ({"LDP_DATA_DIR": str(afile / "d")}, ["fetch"], "lies under"),
+        "LDP_SHARED_DATASETS a file": ({"LDP_SHARED_DATASETS": str(afile)}, ["fetch"], "LDP_SHARED_DATASETS"),
+        "uncreatable data dir": ({"LDP_DATA_DIR": "/proc/ldp-no-such-dir"}, ["fetch"], "cannot create"),
+        "unknown dataset": ({}, ["fetch", "no-such-dataset"], "unknown dataset"),
+        "unknown command": ({}, ["bogus"], "usage"),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "LDP_DATA_DIR a file",
+        "LDP_DATA_DIR under a file",
+        "LDP_SHARED_DATASETS a file",
+        "uncreatable data dir",
+        "unknown dataset",
+        "unknown command",
+    ],
+)
+def test_every_configuration_error_exits_2_with_one_line(case, iso, monkeypatch, capsys):
+    env, argv, message = _config_errors(iso)[case]
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and message in err and not out, (out, err)
+
+
+def test_fetch_with_a_file_as_data_dir_prints_no_traceback(tmp_path):
+    import sys
+
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    env = {**os.environ, "LDP_DATA_DIR": str(afile), "PYTHONPATH": str(REPO)}
+    res = subprocess.run([sys.executable, "-m", "ldp.data", "fetch"], capture_output=True, text=True, env=env, cwd=REPO)
+    assert res.returncode == 2 and not res.stdout
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr and "regular file" in res.stderr
+
+
+@pytest.mark.parametrize("damage", ["edited value", "damaged gzip"])
+def test_a_corrupted_vendored_adult_says_reinstall_not_fetch(damage, iso, capsys):
+    good = gzip.decompress((VENDORED / "adult.data.gz").read_bytes())
+    bad = (
+        gzip.compress(good.replace(b"39, State-gov", b"40, State-gov", 1), mtime=0)
+        if damage == "edited value"
+        else _bad_gzips()["bad CRC"]
+    )
+    (iso["pkg"] / "adult.data.gz").write_bytes(bad)
+    (iso["pkg"] / "adult.test.gz").write_bytes((VENDORED / "adult.test.gz").read_bytes())
+    with pytest.raises(D.DatasetCorrupted) as info:
+        D.load("adult")
+    msg = str(info.value)
+    assert "reinstall the package" in msg and "`python -m ldp.data fetch` cannot restore" in msg
+    assert "run `python -m ldp.data fetch` again" not in msg
+    assert cli.main(["fetch", "--no-download", "adult"]) == 1
+    out = capsys.readouterr().out
+    assert "reinstall the package" in out and "A corrupted file is package data" in out
+    (iso["env"] / "nursery.data").write_text("not the file")  # a file fetch owns: delete and fetch again
+    with pytest.raises(D.DatasetCorrupted, match="delete the file and run `python -m ldp.data fetch` again"):
+        D.load("nursery")

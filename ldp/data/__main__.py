@@ -7,7 +7,10 @@ installed package): it copies verified files from the shared datasets folder (``
 default ``../shared/datasets`` next to a checkout) when present, otherwise downloads the direct URLs
 of the original files and verifies them, and for data behind a login (Kaggle) prints exactly which
 file to download and where to put it.  Both exit with status 1 when a dataset is missing or a copy is
-corrupted (naming them), 2 on a usage or configuration error, 0 when everything verifies.
+corrupted (naming them), 2 with a one-line message on a usage or configuration error (unknown command
+or dataset; ``$LDP_DATA_DIR`` relative outside a checkout, a regular file, or not creatable/writable;
+``$LDP_SHARED_DATASETS`` a regular file), 0 when everything verifies.  CelebA and the SYN tables are
+never downloaded: ``fetch`` only copies them from the shared folder.
 """
 
 from __future__ import annotations
@@ -25,9 +28,18 @@ from .registry import DATASETS
 
 
 def shared_dir() -> Path | None:
+    """The local folder ``fetch`` copies verified files from: ``$LDP_SHARED_DATASETS``, else
+    ``../shared/datasets`` next to a checkout (it need not exist); :class:`DataDirError` when the
+    variable names a regular file."""
     value = os.environ.get("LDP_SHARED_DATASETS", "").strip()
     if value:
-        return Path(value).expanduser().resolve()
+        path = Path(value).expanduser().resolve()
+        if path.exists() and not path.is_dir():
+            raise DataDirError(
+                f"$LDP_SHARED_DATASETS={value!r} is a regular file, not a directory; point it at the folder "
+                f"that holds the datasets, or unset it."
+            )
+        return path
     if loaders.in_checkout():
         return loaders.REPO_ROOT.parent / "shared" / "datasets"
     return None
@@ -89,6 +101,8 @@ def _summary(missing: list[str], corrupted: list[str]) -> int:
             print(f"  {name}: {how_to_get(DATASETS[name])}")
     if corrupted:
         print(f"Corrupted copies: {', '.join(corrupted)} (see the lines above; delete or replace those files).")
+        if any(loaders.is_package_data(p) for name in corrupted for p in inspect(name).bad_files):
+            print(f"  A corrupted file is package data: {loaders.REINSTALL}.")
     if missing or corrupted:
         return 1
     print("All datasets present and verified.")
@@ -151,10 +165,22 @@ def _download(name: str, target: Path) -> bool:
     return inspect(name, [target]).state == "ok"
 
 
+def _prepare_target() -> Path:
+    """The data directory, created if needed; :class:`DataDirError` when it cannot be created or written."""
+    target = loaders.data_home()
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataDirError(f"cannot create the data directory {target}: {exc.strerror or exc}") from None
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise DataDirError(f"the data directory {target} is not writable; set $LDP_DATA_DIR to a writable directory")
+    return target
+
+
 def fetch(names: list[str] | None = None, download: bool = True) -> int:
     names = _names(names or [])
-    target = loaders.data_home()
-    target.mkdir(parents=True, exist_ok=True)
+    target = _prepare_target()
+    shared_dir()  # a misconfigured $LDP_SHARED_DATASETS is refused before anything is done
     _show_dirs()
     missing, corrupted = [], []
     for name in names:
@@ -203,11 +229,10 @@ def main(argv: list[str]) -> int:
             return fetch(args, download=download)
         if cmd == "status":
             return status(args)
-    except DataDirError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except loaders.DatasetUnavailable as exc:  # an unknown dataset name
-        print(f"error: {exc}", file=sys.stderr)
+    except (DataDirError, loaders.DatasetUnavailable) as exc:  # configuration, or an unknown dataset name
+        if isinstance(exc, loaders.DatasetCorrupted):
+            raise  # not a configuration error (never raised here: inspect reports corruption)
+        print("error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line
         return 2
     print(f"{USAGE} (got {cmd!r})", file=sys.stderr)
     return 2

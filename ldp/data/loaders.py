@@ -98,14 +98,26 @@ def env_data_dir() -> Path | None:
         return None
     path = Path(value).expanduser()
     if path.is_absolute():
-        return path
+        return _usable_dir(path, value)
     if in_checkout():
-        return (REPO_ROOT / path).resolve()
+        return _usable_dir((REPO_ROOT / path).resolve(), value)
     raise DataDirError(
         f"${ENV_VAR}={value!r} is a relative path and ldp is not running from a source checkout, so there "
         f"is no fixed directory to resolve it against (the working directory differs between a shell, "
         f"papermill and Jupyter). Set ${ENV_VAR} to an absolute path, e.g. {Path(value).resolve()}."
     )
+
+
+def _usable_dir(path: Path, value: str) -> Path:
+    """``path`` unless something other than a directory is in the way (it may not exist yet: fetch creates it)."""
+    blocker = next((p for p in (path, *path.parents) if p.exists()), None)
+    if blocker is not None and not blocker.is_dir():
+        what = "is" if blocker == path else f"lies under {blocker}, which is"
+        raise DataDirError(
+            f"${ENV_VAR}={value!r}: {path} {what} a regular file, not a directory. Point ${ENV_VAR} at a "
+            f"directory (it is created if it does not exist), or unset it to use the default."
+        )
+    return path
 
 
 def repo_external_dir() -> Path | None:
@@ -114,7 +126,8 @@ def repo_external_dir() -> Path | None:
 
 def data_home() -> Path:
     """Where ``python -m ldp.data fetch`` puts files: $LDP_DATA_DIR, else data/external/ in a checkout,
-    else the per-user directory."""
+    else the per-user directory.  :class:`DataDirError` when ``$LDP_DATA_DIR`` is a relative path outside
+    a checkout, or names a regular file (or a path under one)."""
     return env_data_dir() or repo_external_dir() or user_data_dir()
 
 
@@ -182,13 +195,35 @@ def _zip_member(path: Path, part: Part) -> str | None | Exception:
     return None
 
 
+def as_dirs(dirs, name: str = "dirs") -> list[Path]:
+    """``dirs`` (a list of directories given as ``str`` or path objects) as Paths; each must be an existing
+    directory.  :class:`TypeError` / :class:`ValueError` naming ``name`` otherwise."""
+    if isinstance(dirs, str | bytes | os.PathLike):
+        raise TypeError(f"{name} must be a list of directories, got the single {type(dirs).__name__} {dirs!r}")
+    try:
+        items = list(dirs)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of directories, got {type(dirs).__name__}") from None
+    out = []
+    for i, d in enumerate(items):
+        if not isinstance(d, str | os.PathLike) or isinstance(d, bytes):
+            raise TypeError(f"{name}[{i}] must be a path (str or pathlib.Path), got {type(d).__name__}: {d!r}")
+        path = Path(d).expanduser()
+        if not path.is_dir():
+            what = "is not a directory" if path.exists() else "does not exist"
+            raise ValueError(f"{name}[{i}]={str(d)!r} {what}; give existing directories to search")
+        out.append(path)
+    return out
+
+
 def candidates(dataset: Dataset, part: Part, dirs: list[Path] | None = None) -> list[Source | tuple]:
-    """Every copy of ``part`` in ``dirs`` (default :func:`search_dirs`), in search order.
+    """Every copy of ``part`` in ``dirs`` (default :func:`search_dirs`; else a list of existing
+    directories), in search order.
 
     Unreadable zip archives appear as ``(path, error)`` tuples so that they are reported.
     """
     out: list[Source | tuple] = []
-    for d in search_dirs() if dirs is None else dirs:
+    for d in search_dirs() if dirs is None else as_dirs(dirs):
         for name in part.names:
             for fname in (name, name + ".gz"):
                 if (d / fname).is_file():
@@ -218,16 +253,31 @@ def read_source(source: Source, dataset: Dataset) -> bytes:
     except (OSError, EOFError, zlib.error, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
         raise DatasetCorrupted(
             f"dataset {dataset.name!r}: cannot read {source}: {type(exc).__name__}: {exc}. The file is damaged; "
-            f"delete it and run `python -m ldp.data fetch` again."
+            f"{_remedy(str(source))}."
         ) from None
+
+
+REINSTALL = (
+    "this file ships inside the package, which `python -m ldp.data fetch` cannot restore: reinstall the package "
+    "(`pip install --force-reinstall ldp-compendium`, or `git checkout -- ldp/data/vendored` in a clone)"
+)
+
+
+def is_package_data(path: Path | str) -> bool:
+    """True when ``path`` lies in the package's own data folder (files only a reinstall restores)."""
+    return PACKAGE_DATA in Path(str(path).split(" (member ")[0]).parents
+
+
+def _remedy(where: str) -> str:
+    """What to do about a bad copy: delete and fetch again, or, for package data, reinstall."""
+    return REINSTALL if is_package_data(where) else "delete the file and run `python -m ldp.data fetch` again"
 
 
 # ---------------------------------------------------------------------------- canonical tables
 def _bad(dataset: Dataset, where: str, what: str) -> DatasetCorrupted:
     return DatasetCorrupted(
         f"dataset {dataset.name!r}: {where}: {what}. This is not the registered data; "
-        f"delete the file and run `python -m ldp.data fetch` again "
-        f"(source: {dataset.landing_page})."
+        f"{_remedy(where)} (source: {dataset.landing_page})."
     )
 
 
@@ -706,8 +756,10 @@ def _first_good(dataset: Dataset, part: Part, dirs: list[Path] | None, result: I
 
 
 def inspect(name: str, dirs: list[Path] | None = None) -> Inspection:
-    """Find, parse and verify every part of ``name`` in ``dirs`` (default: all search directories)."""
+    """Find, parse and verify every part of ``name`` in ``dirs`` (default: all search directories; else a
+    list of existing directories, ``str`` or :class:`pathlib.Path`)."""
     dataset = get_dataset(name)
+    dirs = None if dirs is None else as_dirs(dirs)
     result = Inspection(name, "ok")
     for part in dataset.parts:
         found = _first_good(dataset, part, dirs, result)
@@ -924,8 +976,10 @@ __all__ = [
     "DatasetUnavailable",
     "DatasetWarning",
     "Inspection",
+    "REINSTALL",
     "Source",
     "array_sha256",
+    "as_dirs",
     "candidates",
     "content_sha256",
     "data_home",
@@ -936,6 +990,7 @@ __all__ = [
     "in_checkout",
     "inspect",
     "is_available",
+    "is_package_data",
     "load",
     "load_array",
     "load_syn_counts",
