@@ -16,7 +16,7 @@ import pytest
 import ldp.data as D
 from ldp.data import __main__ as cli
 from ldp.data import loaders
-from ldp.data.registry import DATASETS, KNOWN_COPIES, NOT_PUBLIC, find_not_public
+from ldp.data.registry import DATASETS, KNOWN_COPIES, NOT_PUBLIC, find_dataset, find_not_public
 
 REPO = Path(__file__).resolve().parents[1]
 VENDORED = loaders.PACKAGE_DATA
@@ -24,6 +24,13 @@ SHARED = cli.shared_dir()
 needs_shared = pytest.mark.skipif(
     SHARED is None or not SHARED.is_dir(), reason="the shared datasets folder is not here (set LDP_SHARED_DATASETS)"
 )
+TABLES = sorted(name for name, ds in DATASETS.items() if ds.kind == "table")
+
+
+def _needs_shared_file(*names: str):
+    """Skip unless the shared folder holds these files (CelebA, BRFSS and the SYN tables are optional)."""
+    present = SHARED is not None and all((SHARED / n).is_file() for n in names)
+    return pytest.mark.skipif(not present, reason=f"{', '.join(names)} not in the shared datasets folder")
 
 
 # ---------------------------------------------------------------------------- registry and provenance
@@ -34,12 +41,17 @@ def test_registry_entries_are_complete():
         assert ds.landing_page.startswith(("https://", "http://"))
         assert f"{{{ds.citation}," in bib, f"{name}: citation key {ds.citation} not in book/references.bib"
         assert ds.original.files and ds.original.delimiter and ds.original.header and ds.original.columns
-        assert ds.login_required or ds.vendored or ds.urls, f"{name}: no download URL and no login note"
+        assert ds.login_required or ds.vendored or ds.urls or ds.local_only, f"{name}: no URL, login or local note"
+        assert ds.kind in ("table", "array") and (ds.kind == "array") != bool(ds.columns)
+        if ds.local_only:
+            assert ds.obtain and not ds.urls and not ds.vendored, f"{name}: local-only data are never downloaded"
         for url in ds.urls:
             assert url.startswith(("https://", "http://"))
         for part in ds.parts:
             assert re.fullmatch(r"[0-9a-f]{64}", part.sha256) and re.fullmatch(r"[0-9a-f]{64}", part.order_sha256)
             assert part.rows > 0 and part.names
+            if ds.kind == "array":
+                assert part.sha256 == part.order_sha256 and part.shape[0] == part.rows
     uci = [ds for ds in DATASETS.values() if "archive.ics.uci.edu" in ds.landing_page]
     assert {ds.name for ds in uci} == {"adult", "smartgrid", "nursery"}
     for ds in uci:  # UCI's static archive of the original, accepted as it is downloaded
@@ -96,7 +108,7 @@ def test_adult_ships_with_the_package_and_loads_with_expected_shape_and_dtypes()
     assert frame["age"].dtype.kind == "i" and isinstance(frame["sex"].dtype, pd.CategoricalDtype)
 
 
-@pytest.mark.parametrize("name", sorted(set(DATASETS) - {"adult"}))
+@pytest.mark.parametrize("name", sorted(set(TABLES) - {"adult"}))
 def test_datasets_present_here_load_with_their_canonical_columns(name):
     if not D.is_available(name):
         pytest.skip(f"{name} not in any data directory (run `make data`)")
@@ -289,8 +301,36 @@ def _diabetes_variants():
     }
 
 
+def _celeba_variants():
+    text = _shared_text("list_attr_celeba.txt.gz")  # CRLF line ends and runs of spaces, as published
+    lines = [ln.rstrip("\r") for ln in _lines(text)]
+    names, rows = lines[1].split(), [ln.split() for ln in lines[2:]]
+    csv = ["image_id," + ",".join(names)] + [",".join(r) for r in _shuffle(rows, seed=2)]
+    return {
+        "original plain file": ({"list_attr_celeba.txt": text}, True),
+        "CSV re-packaging with image_id header, shuffled (rows sorted back by image)": (
+            {"list_attr_celeba.csv": "\n".join(csv) + "\n"},
+            True,
+        ),
+    }
+
+
+def _heart_variants():
+    text = _shared_text("heart_disease_health_indicators_BRFSS2015.csv.gz")
+    lines = _lines(text)
+    return {
+        "Kaggle archive": ({"archive.zip": _zip({"heart_disease_health_indicators_BRFSS2015.csv": text})}, True),
+        "no header, shuffled": (
+            {"heart_disease_health_indicators_BRFSS2015.csv": "\n".join(_shuffle(lines[1:])) + "\n"},
+            False,
+        ),
+    }
+
+
 VARIANTS = {
     "adult": _adult_variants,
+    "celeba": _celeba_variants,
+    "heart": _heart_variants,
     "smartgrid": _smartgrid_variants,
     "retail": _retail_variants,
     "nursery": _nursery_variants,
@@ -303,6 +343,7 @@ VARIANTS = {
 def _write(directory: Path, files: dict) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     for n, content in files.items():
+        (directory / n).parent.mkdir(parents=True, exist_ok=True)
         (directory / n).write_bytes(content if isinstance(content, bytes) else content.encode())
 
 
@@ -312,13 +353,19 @@ def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def test_every_dataset_has_rebuilt_variants():
-    assert set(VARIANTS) == set(DATASETS)
+    assert set(VARIANTS) == set(TABLES)  # the array dataset (SYN tables) has its own tests below
+
+
+def _skip_unless_shared_parts(ds) -> None:
+    if SHARED is None or not all((SHARED / (p.name + ".gz")).is_file() for p in ds.parts):
+        pytest.skip(f"{ds.name} is not in the shared datasets folder")
 
 
 @needs_shared
-@pytest.mark.parametrize("name", sorted(DATASETS))
+@pytest.mark.parametrize("name", TABLES)
 def test_every_packaging_loads_to_the_registered_canonical_table(name, tmp_path, monkeypatch):
     ds = DATASETS[name]
+    _skip_unless_shared_parts(ds)
     shared_dir = tmp_path / "shared"
     _write(shared_dir, {p.name + ".gz": (SHARED / (p.name + ".gz")).read_bytes() for p in ds.parts})
     _only(monkeypatch, shared_dir)
@@ -356,6 +403,8 @@ def _edit_one_value(name: str, files: dict) -> dict:
         "students": (r",72,72,74(\r?)$", r",73,72,74\1"),
         "cardio": (r";110;80;", ";111;80;"),
         "diabetes": (r",25\.19,", ",25.18,"),
+        "celeba": (r"^(000001\.jpg) -1", r"\1  1"),
+        "heart": (r"^0\.0,1\.0,1\.0,1\.0,40\.0,", "0.0,1.0,1.0,1.0,41.0,"),
     }[name]
     lines = content.split("\n")
     i = next(k for k, ln in enumerate(lines) if re.search(pat, ln) and not ln.startswith(('"tau1"', "parents")))
@@ -364,8 +413,9 @@ def _edit_one_value(name: str, files: dict) -> dict:
 
 
 @needs_shared
-@pytest.mark.parametrize("name", sorted(DATASETS))
+@pytest.mark.parametrize("name", TABLES)
 def test_a_one_value_edit_fails_naming_the_file(name, tmp_path, monkeypatch):
+    _skip_unless_shared_parts(DATASETS[name])
     files = next(f for f, _ in VARIANTS[name]().values() if not any(k.endswith(".zip") for k in f))
     _write(tmp_path, _edit_one_value(name, files))
     _only(monkeypatch, tmp_path)
@@ -584,7 +634,9 @@ def test_standin_box_of_a_registered_dataset_says_exactly_what_to_do(name):
     ds = DATASETS[name]
     msg = D.DataSource(name, False, "a generator").message()
     assert "/" + "work" not in msg and "illustrative" in msg
-    if ds.login_required:
+    if ds.local_only:
+        assert ds.obtain in msg and "make data" not in msg and "download" in msg
+    elif ds.login_required:
         assert ds.landing_page in msg and ds.parts[0].name in msg and "Kaggle account" in msg
         assert "make data" not in msg and "fetch" not in msg
     else:
@@ -606,7 +658,8 @@ def test_every_standin_box_in_the_book_is_registered_or_explained():
     labels |= {"celeba", "dss"}  # the CPL chapter shows these two from a loop over (name, description) pairs
     for label in labels:
         msg = D.DataSource(label, False, "a generator").message()
-        if label in DATASETS:
+        if find_dataset(label) is not None:
+            assert "The book has no source" not in msg
             continue
         entries = find_not_public(label)
         assert entries, f"stand-in box {label!r} has neither a registry entry nor a NOT_PUBLIC entry"
@@ -619,15 +672,17 @@ def test_not_public_entries_cover_the_papers_unobtainable_data():
     labels = {
         "TPC-E": "tpce",
         "AV Healthcare": "healthcare",
-        "heart disease (BRFSS 2015)": "heart",
         "MyAnimeList": "myanimelist",
         "JD": "jd",
-        "CelebA": "celeba",
         "DSS": "dss",
     }
     for label, key in labels.items():
         assert NOT_PUBLIC[key] in find_not_public(label), label
     assert [e.name for e in find_not_public("MyAnimeList and JD")] == ["myanimelist", "jd"]
+    # registered since the shared folder holds verified copies: labels resolve to the registry entries
+    for label, key in {"heart disease (BRFSS 2015)": "heart", "CelebA": "celeba", "celeba": "celeba"}.items():
+        assert find_dataset(label) is DATASETS[key] and not find_not_public(label), label
+    assert find_dataset("no such data") is None and find_dataset(3) is None
 
 
 # ---------------------------------------------------------------------------- installed mode
@@ -693,7 +748,8 @@ def test_installed_package_in_a_fresh_venv_finds_adult_and_uses_the_user_directo
     res = run("-m", "ldp.data", "status")
     assert res.returncode == 1, res.stdout + res.stderr
     assert f"{user_dir}  [per-user data directory]" in res.stdout and "<- fetch writes here" in res.stdout
-    assert "[ok]" in res.stdout and "Missing: smartgrid, retail, nursery, students, cardio, diabetes" in res.stdout
+    missing = "smartgrid, retail, nursery, students, cardio, diabetes, celeba, heart, mao2025_syn"
+    assert "[ok]" in res.stdout and f"Missing: {missing}" in res.stdout
     assert "site-packages/data" not in res.stdout
     res = run("-m", "ldp.data", "fetch", "--no-download")
     assert res.returncode == 1 and user_dir.is_dir() and "[manual]" in res.stdout and str(user_dir) in res.stdout
@@ -738,3 +794,322 @@ def test_published_grid_rows_normalise_to_the_copy_and_agree_with_the_stabf_rule
         copy = _lines(_shared_text("Data_for_UCI_named.csv.gz"))[1:6]
         expected = np.array([[float(v) for v in ln.split(";")] for ln in copy])
         assert np.array_equal(frame[list(ds.columns[:-1])].to_numpy(), expected)
+
+
+# ---------------------------------------------------------------------------- CelebA, BRFSS heart, SYN tables
+CELEBA = DATASETS["celeba"]
+
+
+def _celeba_text(rows: list[list[int]], count: int | None = None, names=None, crlf=True) -> bytes:
+    names = list(CELEBA.columns) if names is None else names
+    lines = ([str(len(rows) if count is None else count)] if count is not False else []) + [" ".join(names)]
+    lines += [f"{i + 1:06d}.jpg " + " ".join(f"{v:2d}" for v in r) for i, r in enumerate(rows)]
+    end = "\r\n" if crlf else "\n"
+    return (end.join(lines) + end).encode()
+
+
+def _parse_celeba(content: bytes) -> pd.DataFrame:
+    return loaders._parse_celeba(content, CELEBA, CELEBA.parts[0], "test file")
+
+
+def test_celeba_parser_maps_minus_one_to_zero_and_orders_rows_by_image():
+    rows = [[(-1) ** (i + j) for j in range(40)] for i in range(3)]
+    frame = _parse_celeba(_celeba_text(rows))
+    assert list(frame.columns) == list(CELEBA.columns) and frame.dtypes.unique().tolist() == [np.int8]
+    assert frame.to_numpy().tolist() == [[int(v > 0) for v in r] for r in rows]
+    text = _celeba_text(rows).decode().split("\r\n")
+    shuffled = "\n".join(text[:2] + [text[4], text[2], text[3]]) + "\n"  # LF, rows out of order
+    pd.testing.assert_frame_equal(_parse_celeba(shuffled.encode()), frame)
+    no_count = _celeba_text(rows, count=False, crlf=False)
+    pd.testing.assert_frame_equal(_parse_celeba(no_count), frame)
+    zero_one = _celeba_text([[int(v > 0) for v in r] for r in rows])
+    pd.testing.assert_frame_equal(_parse_celeba(zero_one), frame)
+    reordered = list(CELEBA.columns)[::-1]
+    pd.testing.assert_frame_equal(
+        _parse_celeba(_celeba_text([r[::-1] for r in rows], names=reordered)), frame
+    )  # columns put back in the published order
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda rows: (rows, 5, None), "count line says 5 images but 3 lines follow"),
+        (lambda rows: ([rows[0][:-1] + [2]] + rows[1:], None, None), "an attribute value is not -1"),
+        (lambda rows: (rows, None, list(CELEBA.columns[:-1]) + ["Old"]), "attribute names"),
+        (lambda rows: ([rows[0], rows[1][:-1], rows[2]], None, None), "too few fields"),
+    ],
+)
+def test_celeba_parser_refuses_a_bad_file(change, message):
+    rows, count, names = change([[1] * 40 for _ in range(3)])
+    with pytest.raises(D.DatasetCorrupted, match=message):
+        _parse_celeba(_celeba_text(rows, count=count, names=names))
+    text = _celeba_text([[1] * 40] * 2).replace(b"000002.jpg", b"000001.jpg")
+    with pytest.raises(D.DatasetCorrupted, match="image names are not 000001.jpg to 000002.jpg"):
+        _parse_celeba(text)
+
+
+@_needs_shared_file("list_attr_celeba.txt.gz")
+def test_celeba_loads_fast_with_the_verified_marginals(tmp_path, monkeypatch):
+    import time
+
+    _write(tmp_path, {"list_attr_celeba.txt.gz": (SHARED / "list_attr_celeba.txt.gz").read_bytes()})
+    _only(monkeypatch, tmp_path)
+    start = time.perf_counter()
+    frame = D.load("celeba")
+    seconds = time.perf_counter() - start
+    assert frame.shape == (202_599, 40) and (frame.dtypes == np.int8).all()
+    assert isinstance(frame.index, pd.RangeIndex)  # row i is image i + 1 (000001.jpg first)
+    shares = (frame[["Male", "Smiling", "Young", "Eyeglasses", "Attractive", "Blond_Hair"]].mean() * 100).round(2)
+    assert shares.tolist() == [41.68, 48.21, 77.36, 6.51, 51.25, 14.80]  # the shared README's check
+    assert seconds < 10, f"CelebA took {seconds:.1f} s to load and verify (about 2.5 s on an idle core)"
+
+
+@_needs_shared_file("heart_disease_health_indicators_BRFSS2015.csv.gz")
+def test_heart_loads_as_integers_with_the_verified_counts(tmp_path, monkeypatch):
+    name = "heart_disease_health_indicators_BRFSS2015.csv.gz"
+    _write(tmp_path, {name: (SHARED / name).read_bytes()})
+    _only(monkeypatch, tmp_path)
+    frame = D.load("heart")
+    assert frame.shape == (253_680, 22) and (frame.dtypes == np.int64).all()
+    assert list(frame.columns) == list(DATASETS["heart"].columns)
+    assert frame["HeartDiseaseorAttack"].value_counts().to_dict() == {0: 229_787, 1: 23_893}
+    assert frame["Diabetes"].value_counts().sort_index().tolist() == [213_703, 4_631, 35_346]
+    assert (frame["Sex"] == 1).sum() == 111_706 and round(frame["BMI"].mean(), 2) == 28.38
+
+
+def test_heart_parser_refuses_non_integral_and_missing_values():
+    ds = DATASETS["heart"]
+    header = ",".join(ds.columns)
+    good = ",".join(["1.0"] * 22)
+    frame = loaders._parse_heart(f"{header}\n{good}\n".encode(), ds, ds.parts[0], "t")
+    assert frame.to_numpy().tolist() == [[1] * 22] and frame["BMI"].dtype == np.int64
+    with pytest.raises(D.DatasetCorrupted, match="not integral"):
+        loaders._parse_heart(f"{header}\n{good[:-1]}5\n".encode(), ds, ds.parts[0], "t")
+    with pytest.raises(D.DatasetCorrupted, match="missing or not finite"):
+        loaders._parse_heart(f"{header}\n{good[:-4]},\n".encode(), ds, ds.parts[0], "t")
+    with pytest.raises(D.DatasetCorrupted, match="does not name the 22 published columns"):
+        loaders._parse_heart(f"{header.replace('BMI', 'Weight')}\n{good}\n".encode(), ds, ds.parts[0], "t")
+
+
+SYN_TOTALS = {10: 5_178_550, 20: 5_361_969, 30: 5_546_711, 40: 5_732_326, 50: 5_918_622}  # the shared README's
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, array)
+    return buf.getvalue()
+
+
+@_needs_shared_file("mao2025-syn/syn3_c10.npy.gz", "mao2025-syn/syn4_c50.npy.gz")
+def test_syn_tables_load_from_the_shared_layout_and_from_re_saved_copies(tmp_path, monkeypatch):
+    for kind in (3, 4):
+        for c in (10, 50):
+            name = f"mao2025-syn/syn{kind}_c{c}.npy.gz"
+            _write(tmp_path / "shared", {name: (SHARED / name).read_bytes()})
+    _only(monkeypatch, tmp_path / "shared")
+    table = D.load_syn_counts(3, 10)
+    assert table.shape == (10, 20_000) and table.dtype == np.int64 and table.sum() == SYN_TOTALS[10]
+    assert (table.sum(axis=0) > 0).all()  # every item occurs
+    assert D.load_syn_counts("SYN4", 50).sum() == SYN_TOTALS[50]
+    np.testing.assert_array_equal(D.load_array("mao2025_syn", "syn3_c10"), table)
+    reference = table.copy()
+    table[0, 0] += 1  # a fresh copy each time
+    np.testing.assert_array_equal(D.load_syn_counts(3, 10), reference)
+    # re-saved as big-endian int32, flat in the data directory, not gzipped: the same content
+    flat = tmp_path / "flat"
+    _write(flat, {"syn3_c10.npy": _npy(reference.astype(">i4"))})
+    _only(monkeypatch, flat)
+    np.testing.assert_array_equal(D.load_syn_counts("syn3", 10), reference)
+    with pytest.raises(D.DatasetUnavailable, match=r"syn3_c20\.npy\[\.gz\]"):
+        D.load_syn_counts(3, 20)
+
+
+@_needs_shared_file("mao2025-syn/syn3_c10.npy.gz")
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda a: a + np.eye(*a.shape, dtype=a.dtype), "checksum mismatch"),
+        (lambda a: a[:, :-1], r"shape \(10, 19999\)"),
+        (lambda a: a.astype(float), "not an integer array"),
+        (lambda a: a - 10**9, "negative"),
+    ],
+)
+def test_a_changed_syn_table_is_refused_naming_the_file(edit, message, tmp_path, monkeypatch):
+    good = np.load(io.BytesIO(gzip.decompress((SHARED / "mao2025-syn/syn3_c10.npy.gz").read_bytes())))
+    _write(tmp_path, {"syn3_c10.npy": _npy(edit(good))})
+    _only(monkeypatch, tmp_path)
+    with pytest.raises(D.DatasetCorrupted, match=rf"'mao2025_syn'.*{re.escape(str(tmp_path))}.*{message}"):
+        D.load_syn_counts(3, 10)
+
+
+def test_syn_arguments_and_table_versus_array_calls_are_checked(iso):
+    for kind in (2, "syn5", None, True, 3.0):
+        with pytest.raises(ValueError, match="kind must be 3 or 4"):
+            D.load_syn_counts(kind, 10)
+    for c in (15, "10", None, 10.0):
+        with pytest.raises(ValueError, match="c must be one of"):
+            D.load_syn_counts(3, c)
+    with pytest.raises(ValueError, match=r"set of arrays.*load_array\('mao2025_syn', part\).*load_syn_counts"):
+        D.load("mao2025_syn")
+    with pytest.raises(ValueError, match=r"is a table: use ldp.data.load\('heart'\)"):
+        D.load_array("heart", "data")
+    with pytest.raises(ValueError, match="part must be one of 'syn3_c10'"):
+        D.load_array("mao2025_syn", "syn3_c15")
+    with pytest.raises(D.DatasetUnavailable, match="regenerates them"):
+        D.load_syn_counts(4, 30)
+    table, source = D.load_or_standin(
+        "mao2025_syn", lambda: np.zeros((30, 20_000), np.int64), "regenerated", part="syn4_c30"
+    )
+    assert not source.real and table.shape == (30, 20_000) and "regenerated" in source.message()
+    with pytest.raises(ValueError, match="part must be given"):
+        D.load_or_standin("mao2025_syn", lambda: None)
+    with pytest.raises(ValueError, match="part must be None"):
+        D.load_or_standin("heart", lambda: None, part="data")
+    assert not D.is_available("mao2025_syn", "syn4_c30")
+
+
+@_needs_shared_file("list_attr_celeba.txt.gz", "heart_disease_health_indicators_BRFSS2015.csv.gz")
+def test_fetch_copies_celeba_heart_and_the_syn_tables_and_status_is_clean(iso, monkeypatch, capsys):
+    if not (SHARED / "mao2025-syn").is_dir():
+        pytest.skip("the SYN tables are not in the shared folder")
+    monkeypatch.setenv("LDP_SHARED_DATASETS", str(SHARED))
+    assert cli.main(["fetch", "--no-download", "celeba", "heart", "mao2025_syn"]) == 0
+    assert (iso["env"] / "list_attr_celeba.txt.gz").is_file()
+    assert (iso["env"] / "mao2025-syn" / "syn4_c50.npy.gz").is_file()  # the sub-folder is kept
+    capsys.readouterr()
+    assert cli.main(["status", "celeba", "heart", "mao2025_syn"]) == 0
+    out = capsys.readouterr().out
+    assert f"10 files in {iso['env'] / 'mao2025-syn'}" in out and "All datasets present and verified." in out
+
+
+def test_fetch_never_downloads_celeba_or_the_syn_tables(iso, monkeypatch, capsys):
+    import urllib.request
+
+    def no_network(*a, **k):
+        raise AssertionError("fetch tried to download")
+
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    assert cli.main(["fetch", "celeba", "mao2025_syn"]) == 1
+    out = capsys.readouterr().out
+    assert "[manual]   celeba" in out and "no redistribution" in out and "never downloads it" in out
+    assert "[manual]   mao2025_syn" in out and "Missing: celeba, mao2025_syn" in out
+
+
+def test_celeba_is_never_tracked_or_vendored_and_is_git_ignored_in_the_data_directory():
+    """CelebA's agreement forbids redistribution: no copy may enter the repository or the package."""
+    git = ["git", "-C", str(REPO)]
+    tracked = subprocess.run(git + ["ls-files"], capture_output=True, text=True, check=True).stdout.split()
+    assert not [
+        f
+        for f in tracked
+        if "list_attr_celeba" in f.lower()
+        or "celeba" in Path(f).name.lower()
+        and not f.endswith((".py", ".md", ".bib"))
+    ]
+    # the file's first data line, in any tracked file (a copy under another name)
+    hits = subprocess.run(git + ["grep", "-l", "-E", "000001\\.jpg( +-?1){40}"], capture_output=True, text=True)
+    assert hits.returncode == 1 and not hits.stdout, hits.stdout
+    assert not DATASETS["celeba"].vendored and not list(VENDORED.glob("*celeba*"))
+    for path in ("data/external/list_attr_celeba.txt.gz", "data/external/mao2025-syn/syn3_c10.npy.gz"):
+        assert subprocess.run(git + ["check-ignore", "-q", path]).returncode == 0, f"{path} is not git-ignored"
+
+
+# ---------------------------------------------------------------------------- configuration errors (issue 26)
+def test_inspect_refuses_bad_directories_naming_the_argument(tmp_path):
+    with pytest.raises(ValueError, match=r"dirs\[0\]='/nonexistent' does not exist"):
+        D.inspect("nursery", dirs=["/nonexistent"])
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    with pytest.raises(ValueError, match=r"dirs\[1\]=.*afile' is not a directory"):
+        D.inspect("nursery", dirs=[tmp_path, str(afile)])
+    with pytest.raises(TypeError, match="dirs must be a list of directories, got the single str"):
+        D.inspect("nursery", dirs=str(tmp_path))
+    with pytest.raises(TypeError, match=r"dirs\[0\] must be a path .* got int"):
+        D.inspect("nursery", dirs=[3])
+    with pytest.raises(TypeError, match="dirs must be a list of directories, got int"):
+        D.inspect("nursery", dirs=5)
+    for dirs in ([str(tmp_path)], [tmp_path], (tmp_path,)):  # str and Path both work
+        assert D.inspect("nursery", dirs=dirs).state == "missing"
+
+
+@pytest.mark.parametrize("under", [False, True])
+def test_a_data_dir_that_is_a_regular_file_is_refused(iso, monkeypatch, capsys, under):
+    afile = iso["tmp"] / "afile"
+    afile.write_text("not a directory")
+    monkeypatch.setenv("LDP_DATA_DIR", str(afile / "sub" if under else afile))
+    with pytest.raises(D.DataDirError, match="a regular file, not a directory"):
+        D.data_home()
+    with pytest.raises(D.DataDirError):
+        D.load("nursery")  # a misconfiguration is told, not hidden behind a stand-in
+    for cmd in ("fetch", "status"):
+        assert cli.main([cmd]) == 2
+        out, err = capsys.readouterr()
+        assert err.count("\n") == 1 and err.startswith("error: $LDP_DATA_DIR=") and "regular file" in err
+    assert afile.read_text() == "not a directory"
+
+
+def _config_errors(iso) -> dict:
+    afile = iso["tmp"] / "afile"
+    afile.write_text("x")
+    return {
+        "LDP_DATA_DIR a file": ({"LDP_DATA_DIR": str(afile)}, ["fetch"], "regular file"),
+        "LDP_DATA_DIR under a file": ({"LDP_DATA_DIR": str(afile / "d")}, ["fetch"], "lies under"),
+        "LDP_SHARED_DATASETS a file": ({"LDP_SHARED_DATASETS": str(afile)}, ["fetch"], "LDP_SHARED_DATASETS"),
+        "uncreatable data dir": ({"LDP_DATA_DIR": "/proc/ldp-no-such-dir"}, ["fetch"], "cannot create"),
+        "unknown dataset": ({}, ["fetch", "no-such-dataset"], "unknown dataset"),
+        "unknown command": ({}, ["bogus"], "usage"),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "LDP_DATA_DIR a file",
+        "LDP_DATA_DIR under a file",
+        "LDP_SHARED_DATASETS a file",
+        "uncreatable data dir",
+        "unknown dataset",
+        "unknown command",
+    ],
+)
+def test_every_configuration_error_exits_2_with_one_line(case, iso, monkeypatch, capsys):
+    env, argv, message = _config_errors(iso)[case]
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and message in err and not out, (out, err)
+
+
+def test_fetch_with_a_file_as_data_dir_prints_no_traceback(tmp_path):
+    import sys
+
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    env = {**os.environ, "LDP_DATA_DIR": str(afile), "PYTHONPATH": str(REPO)}
+    res = subprocess.run([sys.executable, "-m", "ldp.data", "fetch"], capture_output=True, text=True, env=env, cwd=REPO)
+    assert res.returncode == 2 and not res.stdout
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr and "regular file" in res.stderr
+
+
+@pytest.mark.parametrize("damage", ["edited value", "damaged gzip"])
+def test_a_corrupted_vendored_adult_says_reinstall_not_fetch(damage, iso, capsys):
+    good = gzip.decompress((VENDORED / "adult.data.gz").read_bytes())
+    bad = (
+        gzip.compress(good.replace(b"39, State-gov", b"40, State-gov", 1), mtime=0)
+        if damage == "edited value"
+        else _bad_gzips()["bad CRC"]
+    )
+    (iso["pkg"] / "adult.data.gz").write_bytes(bad)
+    (iso["pkg"] / "adult.test.gz").write_bytes((VENDORED / "adult.test.gz").read_bytes())
+    with pytest.raises(D.DatasetCorrupted) as info:
+        D.load("adult")
+    msg = str(info.value)
+    assert "reinstall the package" in msg and "`python -m ldp.data fetch` cannot restore" in msg
+    assert "run `python -m ldp.data fetch` again" not in msg
+    assert cli.main(["fetch", "--no-download", "adult"]) == 1
+    out = capsys.readouterr().out
+    assert "reinstall the package" in out and "A corrupted file is package data" in out
+    (iso["env"] / "nursery.data").write_text("not the file")  # a file fetch owns: delete and fetch again
+    with pytest.raises(D.DatasetCorrupted, match="delete the file and run `python -m ldp.data fetch` again"):
+        D.load("nursery")

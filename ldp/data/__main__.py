@@ -7,7 +7,10 @@ installed package): it copies verified files from the shared datasets folder (``
 default ``../shared/datasets`` next to a checkout) when present, otherwise downloads the direct URLs
 of the original files and verifies them, and for data behind a login (Kaggle) prints exactly which
 file to download and where to put it.  Both exit with status 1 when a dataset is missing or a copy is
-corrupted (naming them), 2 on a usage or configuration error, 0 when everything verifies.
+corrupted (naming them), 2 with a one-line message on a usage or configuration error (unknown command
+or dataset; ``$LDP_DATA_DIR`` relative outside a checkout, a regular file, or not creatable/writable;
+``$LDP_SHARED_DATASETS`` a regular file), 0 when everything verifies.  CelebA and the SYN tables are
+never downloaded: ``fetch`` only copies them from the shared folder.
 """
 
 from __future__ import annotations
@@ -25,9 +28,18 @@ from .registry import DATASETS
 
 
 def shared_dir() -> Path | None:
+    """The local folder ``fetch`` copies verified files from: ``$LDP_SHARED_DATASETS``, else
+    ``../shared/datasets`` next to a checkout (it need not exist); :class:`DataDirError` when the
+    variable names a regular file."""
     value = os.environ.get("LDP_SHARED_DATASETS", "").strip()
     if value:
-        return Path(value).expanduser().resolve()
+        path = Path(value).expanduser().resolve()
+        if path.exists() and not path.is_dir():
+            raise DataDirError(
+                f"$LDP_SHARED_DATASETS={value!r} is a regular file, not a directory; point it at the folder "
+                f"that holds the datasets, or unset it."
+            )
+        return path
     if loaders.in_checkout():
         return loaders.REPO_ROOT.parent / "shared" / "datasets"
     return None
@@ -54,6 +66,9 @@ def _report(name: str) -> tuple[str, list[str]]:
     """Print one dataset's state; return it and the bad-copy messages."""
     res = inspect(name)
     where = ", ".join(map(str, res.used)) if res.used else "-"
+    if len(res.used) > 3:  # e.g. the ten SYN tables: one summary instead of ten paths
+        folders = sorted({str(src.path.parent) for src in res.used})
+        where = f"{len(res.used)} files in {', '.join(folders)}"
     print(f"[{res.state}]{' ' * (10 - len(res.state))}{name:10s} {where}")
     for msg in res.bad:
         print(f"    corrupted copy: {msg}")
@@ -86,6 +101,8 @@ def _summary(missing: list[str], corrupted: list[str]) -> int:
             print(f"  {name}: {how_to_get(DATASETS[name])}")
     if corrupted:
         print(f"Corrupted copies: {', '.join(corrupted)} (see the lines above; delete or replace those files).")
+        if any(loaders.is_package_data(p) for name in corrupted for p in inspect(name).bad_files):
+            print(f"  A corrupted file is package data: {loaders.REINSTALL}.")
     if missing or corrupted:
         return 1
     print("All datasets present and verified.")
@@ -108,11 +125,13 @@ def _copy_from_shared(name: str, target: Path) -> bool:
             print(f"    shared copy unusable: {msg}")
         return False
     for src in res.used:
-        dest = target / src.path.name
+        dest = target / src.path.relative_to(src_dir)  # keeps a sub-folder such as mao2025-syn/
+        dest.parent.mkdir(parents=True, exist_ok=True)
         if dest.exists():
             _quarantine(dest)
         shutil.copyfile(src.path, dest)
-    print(f"[copied]   {name:10s} {', '.join(src.path.name for src in res.used)} from {src_dir} to {target}")
+    copied = ", ".join(str(src.path.relative_to(src_dir)) for src in res.used)
+    print(f"[copied]   {name:10s} {copied} from {src_dir} to {target}")
     return True
 
 
@@ -146,10 +165,22 @@ def _download(name: str, target: Path) -> bool:
     return inspect(name, [target]).state == "ok"
 
 
+def _prepare_target() -> Path:
+    """The data directory, created if needed; :class:`DataDirError` when it cannot be created or written."""
+    target = loaders.data_home()
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataDirError(f"cannot create the data directory {target}: {exc.strerror or exc}") from None
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise DataDirError(f"the data directory {target} is not writable; set $LDP_DATA_DIR to a writable directory")
+    return target
+
+
 def fetch(names: list[str] | None = None, download: bool = True) -> int:
     names = _names(names or [])
-    target = loaders.data_home()
-    target.mkdir(parents=True, exist_ok=True)
+    target = _prepare_target()
+    shared_dir()  # a misconfigured $LDP_SHARED_DATASETS is refused before anything is done
     _show_dirs()
     missing, corrupted = [], []
     for name in names:
@@ -157,9 +188,9 @@ def fetch(names: list[str] | None = None, download: bool = True) -> int:
         res = inspect(name)
         for msg in res.bad:
             print(f"    corrupted copy: {msg}")
-        for path in {p for p in res.bad_files if p.parent == target and p.is_file()}:
+        for path in {p for p in res.bad_files if target in p.parents and p.is_file()}:
             print(f"    moved {path} aside to {_quarantine(path).name} (files in the data directory are fetch's)")
-        outside = [p for p in res.bad_files if p.parent != target]
+        outside = [p for p in res.bad_files if target not in p.parents]
         if res.state == "ok":
             print(f"[ok]       {name:10s} {', '.join(map(str, res.used))}")
             if outside:
@@ -167,7 +198,7 @@ def fetch(names: list[str] | None = None, download: bool = True) -> int:
             continue
         if _copy_from_shared(name, target):
             continue
-        if ds.login_required:
+        if ds.local_only or ds.login_required:  # never downloaded (licence, login or no publisher)
             print(f"[manual]   {name:10s} {how_to_get(ds)}")
         elif download and ds.urls:
             if _download(name, target):
@@ -198,11 +229,10 @@ def main(argv: list[str]) -> int:
             return fetch(args, download=download)
         if cmd == "status":
             return status(args)
-    except DataDirError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except loaders.DatasetUnavailable as exc:  # an unknown dataset name
-        print(f"error: {exc}", file=sys.stderr)
+    except (DataDirError, loaders.DatasetUnavailable) as exc:  # configuration, or an unknown dataset name
+        if isinstance(exc, loaders.DatasetCorrupted):
+            raise  # not a configuration error (never raised here: inspect reports corruption)
+        print("error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line
         return 2
     print(f"{USAGE} (got {cmd!r})", file=sys.stderr)
     return 2

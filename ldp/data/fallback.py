@@ -18,16 +18,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .loaders import DatasetCorrupted, DatasetUnavailable, get_dataset, load
-from .registry import DATASETS, find_not_public
+from .loaders import DatasetCorrupted, DatasetUnavailable, get_dataset, load, load_array
+from .registry import find_dataset, find_not_public
 
 
 def how_to_obtain(name: str) -> str:
-    """What a reader can do to replace the stand-in for ``name`` by the real data (no machine paths)."""
-    if name in DATASETS:
-        ds = DATASETS[name]
+    """What a reader can do to replace the stand-in for ``name`` by the real data (no machine paths).
+
+    ``name`` is a registry key or a label naming a registered dataset (its title or an alias such as
+    ``"heart disease (BRFSS 2015)"``), or a label of data the book cannot obtain (:data:`NOT_PUBLIC`).
+    """
+    ds = find_dataset(name)
+    if ds is not None:
         if ds.vendored:
             return "The file ships with the package; reinstall ldp-compendium to restore it."
+        if ds.local_only:
+            return (
+                f"To use the real data: {ds.obtain} that `python -m ldp.data status` names; then re-run this notebook."
+            )
         if ds.login_required:
             return (
                 f"To use the real data, download it from {ds.landing_page} (Kaggle's Download button, "
@@ -59,8 +67,9 @@ class DataSource:
     def message(self) -> str:
         if self.real:
             return f"Data: {self.description} (real file, content checksum verified)."
-        if self.name in DATASETS:
-            what = f"the real dataset ({DATASETS[self.name].title}) is not available here"
+        ds = find_dataset(self.name)
+        if ds is not None:
+            what = f"the real dataset ({ds.title}) is not available here"
         else:
             what = "the data the paper used are not available to the book"
         effect = (
@@ -81,10 +90,22 @@ class DataSource:
         return self.message()
 
 
-def load_or_standin(name: str, standin: Callable[[], Any], description: str | None = None):
-    """``(frame, DataSource)``: the real dataset if present, else ``standin()`` with ``real=False``."""
+def load_or_standin(name: str, standin: Callable[[], Any], description: str | None = None, *, part: str | None = None):
+    """``(data, DataSource)``: the real dataset if present, else ``standin()`` with ``real=False``.
+
+    ``data`` is the DataFrame of :func:`ldp.data.load`, or, for an array dataset, the array of its part
+    ``part`` (:func:`ldp.data.load_array`; e.g. ``load_or_standin("mao2025_syn", regenerate,
+    part="syn3_c10")``).  A corrupted copy raises :class:`DatasetCorrupted` rather than falling back.
+    """
     dataset = get_dataset(name)
     try:
+        if dataset.kind == "array":
+            if part is None:
+                keys = ", ".join(repr(p.key) for p in dataset.parts)
+                raise ValueError(f"part must be given for the array dataset {name!r}: one of {keys}")
+            return load_array(name, part), DataSource(name, True, f"{dataset.title}, {part}")
+        if part is not None:
+            raise ValueError(f"part must be None for the table dataset {name!r}, got {part!r}")
         return load(name), DataSource(name, True, dataset.title)
     except DatasetCorrupted:
         raise

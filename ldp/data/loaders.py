@@ -39,7 +39,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .registry import ADULT_COLUMNS, DATASETS, NURSERY_VALUES, Dataset, Part
+from .registry import (
+    ADULT_COLUMNS,
+    DATASETS,
+    MAO_SYN_CLASSES,
+    MAO_SYN_KINDS,
+    NURSERY_VALUES,
+    Dataset,
+    Part,
+    mao_syn_part_key,
+)
 
 PACKAGE_DATA = Path(__file__).resolve().parent / "vendored"
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -89,14 +98,26 @@ def env_data_dir() -> Path | None:
         return None
     path = Path(value).expanduser()
     if path.is_absolute():
-        return path
+        return _usable_dir(path, value)
     if in_checkout():
-        return (REPO_ROOT / path).resolve()
+        return _usable_dir((REPO_ROOT / path).resolve(), value)
     raise DataDirError(
         f"${ENV_VAR}={value!r} is a relative path and ldp is not running from a source checkout, so there "
         f"is no fixed directory to resolve it against (the working directory differs between a shell, "
         f"papermill and Jupyter). Set ${ENV_VAR} to an absolute path, e.g. {Path(value).resolve()}."
     )
+
+
+def _usable_dir(path: Path, value: str) -> Path:
+    """``path`` unless something other than a directory is in the way (it may not exist yet: fetch creates it)."""
+    blocker = next((p for p in (path, *path.parents) if p.exists()), None)
+    if blocker is not None and not blocker.is_dir():
+        what = "is" if blocker == path else f"lies under {blocker}, which is"
+        raise DataDirError(
+            f"${ENV_VAR}={value!r}: {path} {what} a regular file, not a directory. Point ${ENV_VAR} at a "
+            f"directory (it is created if it does not exist), or unset it to use the default."
+        )
+    return path
 
 
 def repo_external_dir() -> Path | None:
@@ -105,7 +126,8 @@ def repo_external_dir() -> Path | None:
 
 def data_home() -> Path:
     """Where ``python -m ldp.data fetch`` puts files: $LDP_DATA_DIR, else data/external/ in a checkout,
-    else the per-user directory."""
+    else the per-user directory.  :class:`DataDirError` when ``$LDP_DATA_DIR`` is a relative path outside
+    a checkout, or names a regular file (or a path under one)."""
     return env_data_dir() or repo_external_dir() or user_data_dir()
 
 
@@ -173,13 +195,35 @@ def _zip_member(path: Path, part: Part) -> str | None | Exception:
     return None
 
 
+def as_dirs(dirs, name: str = "dirs") -> list[Path]:
+    """``dirs`` (a list of directories given as ``str`` or path objects) as Paths; each must be an existing
+    directory.  :class:`TypeError` / :class:`ValueError` naming ``name`` otherwise."""
+    if isinstance(dirs, str | bytes | os.PathLike):
+        raise TypeError(f"{name} must be a list of directories, got the single {type(dirs).__name__} {dirs!r}")
+    try:
+        items = list(dirs)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of directories, got {type(dirs).__name__}") from None
+    out = []
+    for i, d in enumerate(items):
+        if not isinstance(d, str | os.PathLike) or isinstance(d, bytes):
+            raise TypeError(f"{name}[{i}] must be a path (str or pathlib.Path), got {type(d).__name__}: {d!r}")
+        path = Path(d).expanduser()
+        if not path.is_dir():
+            what = "is not a directory" if path.exists() else "does not exist"
+            raise ValueError(f"{name}[{i}]={str(d)!r} {what}; give existing directories to search")
+        out.append(path)
+    return out
+
+
 def candidates(dataset: Dataset, part: Part, dirs: list[Path] | None = None) -> list[Source | tuple]:
-    """Every copy of ``part`` in ``dirs`` (default :func:`search_dirs`), in search order.
+    """Every copy of ``part`` in ``dirs`` (default :func:`search_dirs`; else a list of existing
+    directories), in search order.
 
     Unreadable zip archives appear as ``(path, error)`` tuples so that they are reported.
     """
     out: list[Source | tuple] = []
-    for d in search_dirs() if dirs is None else dirs:
+    for d in search_dirs() if dirs is None else as_dirs(dirs):
         for name in part.names:
             for fname in (name, name + ".gz"):
                 if (d / fname).is_file():
@@ -209,16 +253,31 @@ def read_source(source: Source, dataset: Dataset) -> bytes:
     except (OSError, EOFError, zlib.error, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
         raise DatasetCorrupted(
             f"dataset {dataset.name!r}: cannot read {source}: {type(exc).__name__}: {exc}. The file is damaged; "
-            f"delete it and run `python -m ldp.data fetch` again."
+            f"{_remedy(str(source))}."
         ) from None
+
+
+REINSTALL = (
+    "this file ships inside the package, which `python -m ldp.data fetch` cannot restore: reinstall the package "
+    "(`pip install --force-reinstall ldp-compendium`, or `git checkout -- ldp/data/vendored` in a clone)"
+)
+
+
+def is_package_data(path: Path | str) -> bool:
+    """True when ``path`` lies in the package's own data folder (files only a reinstall restores)."""
+    return PACKAGE_DATA in Path(str(path).split(" (member ")[0]).parents
+
+
+def _remedy(where: str) -> str:
+    """What to do about a bad copy: delete and fetch again, or, for package data, reinstall."""
+    return REINSTALL if is_package_data(where) else "delete the file and run `python -m ldp.data fetch` again"
 
 
 # ---------------------------------------------------------------------------- canonical tables
 def _bad(dataset: Dataset, where: str, what: str) -> DatasetCorrupted:
     return DatasetCorrupted(
         f"dataset {dataset.name!r}: {where}: {what}. This is not the registered data; "
-        f"delete the file and run `python -m ldp.data fetch` again "
-        f"(source: {dataset.landing_page})."
+        f"{_remedy(where)} (source: {dataset.landing_page})."
     )
 
 
@@ -451,7 +510,99 @@ def _parse_diabetes(content: bytes, dataset: Dataset, part: Part, where: str) ->
     return pd.DataFrame(out)
 
 
-PARSERS: dict[str, Callable[[bytes, Dataset, Part, str], pd.DataFrame]] = {
+_IMAGE_COLUMN_NAMES = ("image_id", "image", "image_name", "file", "filename")
+
+
+def _parse_celeba(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
+    """``list_attr_celeba.txt``: count line (optional), names line, then ``NNNNNN.jpg v1 ... v40``.
+
+    Vectorised (one ``pandas.read_csv`` over the body); see the registry's normalisation text.
+    """
+    cols = dataset.columns
+    body = content[3:] if content.startswith(b"\xef\xbb\xbf") else content
+    body = body.replace(b"\r\n", b"\n").replace(b"\r", b"\n").lstrip(b"\n")
+    first, _, rest = body.partition(b"\n")
+    count = None
+    if first.strip().isdigit():
+        count = int(first.strip())
+        body = rest.lstrip(b"\n")
+    header, _, rows = body.partition(b"\n")
+    comma = b"," in header
+    names = header.decode("utf-8", errors="replace").replace(",", " ").split()
+    if names and names[0].lower() in _IMAGE_COLUMN_NAMES:
+        names = names[1:]
+    if len(names) != len(cols) or set(names) != set(cols):
+        raise _bad(dataset, where, f"the attribute names line does not list CelebA's {len(cols)} attributes")
+    try:
+        raw = pd.read_csv(io.BytesIO(rows), sep="," if comma else r"\s+", header=None, dtype={0: str})
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
+        raise _bad(dataset, where, f"cannot be parsed as an attribute table ({exc})") from None
+    if raw.shape[1] != len(cols) + 1:
+        raise _bad(dataset, where, f"{raw.shape[1]} fields per line, expected {len(cols) + 1} (image and attributes)")
+    vals = raw.iloc[:, 1:].to_numpy()
+    if vals.dtype.kind not in "iu":
+        raise _bad(dataset, where, "a line has too few fields or a value that is not an integer")
+    low = -1 if (vals == -1).any() else 0  # -1/1 as published, or 0/1 in a re-packaged copy
+    if not ((vals == low) | (vals == 1)).all():
+        if low == -1:
+            raise _bad(dataset, where, "an attribute value is not -1 or 1")
+        raise _bad(dataset, where, "an attribute value is not -1/1 (or 0/1)")
+    n = len(raw)
+    if count is not None and count != n:
+        raise _bad(dataset, where, f"the count line says {count} images but {n} lines follow")
+    images = raw[0].to_numpy(dtype=str)
+    order = np.argsort(images, kind="stable")
+    expected = np.char.mod("%06d.jpg", np.arange(1, n + 1))
+    if not np.array_equal(images[order], expected):
+        raise _bad(dataset, where, f"the image names are not 000001.jpg to {n:06d}.jpg, each once")
+    codes = (vals[order] > 0).astype(np.int8)
+    return pd.DataFrame(codes, columns=names)[list(cols)]
+
+
+def _parse_heart(content: bytes, dataset: Dataset, part: Part, where: str) -> pd.DataFrame:
+    """Kaggle's BRFSS 2015 heart disease CSV: 22 columns, values written as floats; header optional."""
+    cols = dataset.columns
+    first = content[:4096].decode("utf-8-sig", errors="replace").lstrip().split("\n", 1)[0]
+    head = [h.strip().strip('"') for h in first.strip().split(",")]
+    try:
+        float(head[0])
+        has_header = False
+    except ValueError:
+        has_header = True
+    if has_header and (len(head) != len(cols) or set(head) != set(cols)):
+        raise _bad(dataset, where, f"the header {head[:4]}... does not name the {len(cols)} published columns")
+    try:
+        raw = pd.read_csv(io.BytesIO(content), header=0 if has_header else None, dtype=np.float64, encoding="utf-8-sig")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
+        raise _bad(dataset, where, f"cannot be parsed as a numeric CSV ({exc})") from None
+    if raw.shape[1] != len(cols):
+        raise _bad(dataset, where, f"{raw.shape[1]} columns, expected {len(cols)}")
+    if not has_header:
+        raw.columns = list(cols)
+    vals = raw[list(cols)].to_numpy()
+    if not np.isfinite(vals).all():
+        raise _bad(dataset, where, "a field is missing or not finite")
+    if (vals != np.round(vals)).any():
+        raise _bad(dataset, where, "a value is not integral")
+    return pd.DataFrame(vals.astype(np.int64), columns=list(cols))
+
+
+def _parse_mao_syn(content: bytes, dataset: Dataset, part: Part, where: str) -> np.ndarray:
+    """One ``.npy`` SYN table: an integer array of the registered shape with non-negative counts."""
+    try:
+        arr = np.load(io.BytesIO(content), allow_pickle=False)
+    except (ValueError, OSError, EOFError) as exc:
+        raise _bad(dataset, where, f"not a NumPy .npy array ({exc})") from None
+    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "iu":
+        raise _bad(dataset, where, f"not an integer array (dtype {getattr(arr, 'dtype', type(arr).__name__)})")
+    if arr.shape != part.shape:
+        raise _bad(dataset, where, f"shape {arr.shape}, the registry expects {part.shape}")
+    if (arr < 0).any():
+        raise _bad(dataset, where, "a count is negative")
+    return arr.astype(np.int64)
+
+
+PARSERS: dict[str, Callable[[bytes, Dataset, Part, str], pd.DataFrame | np.ndarray]] = {
     "adult": _parse_adult,
     "smartgrid": _parse_smartgrid,
     "retail": _parse_retail,
@@ -459,6 +610,9 @@ PARSERS: dict[str, Callable[[bytes, Dataset, Part, str], pd.DataFrame]] = {
     "students": _parse_students,
     "cardio": _parse_cardio,
     "diabetes": _parse_diabetes,
+    "celeba": _parse_celeba,
+    "heart": _parse_heart,
+    "mao2025_syn": _parse_mao_syn,
 }
 
 
@@ -492,6 +646,17 @@ def _column_strings(col: pd.Series) -> pd.Series:
 
 def canonical_lines(frame: pd.DataFrame) -> list[str]:
     """The data lines of the canonical CSV of ``frame`` (fields joined by commas, missing = empty)."""
+    if len(frame.columns) and all(frame[c].dtype.kind in "iu" for c in frame.columns):
+        values = frame.to_numpy()
+        if len(frame) and values.min() >= 0 and values.max() <= 9:
+            # single digits (e.g. CelebA's 0/1): the lines assembled as bytes, ~50x faster than below
+            n, k = values.shape
+            chars = np.full((n, 2 * k), ord(","), dtype=np.uint8)
+            chars[:, 0::2] = values + ord("0")
+            chars[:, -1] = ord("\n")
+            return chars.tobytes().decode("ascii").split("\n")[:-1]
+        # integers only: pandas writes them exactly as str(int) does, and about 3x faster
+        return frame.to_csv(header=False, index=False, lineterminator="\n").split("\n")[:-1]
     cols = [_column_strings(frame[c]) for c in frame.columns]
     line = cols[0]
     for c in cols[1:]:
@@ -513,12 +678,34 @@ def content_sha256(frame: pd.DataFrame, *, sort: bool = True) -> str:
     return _digest(frame.columns, sorted(lines) if sort else lines)
 
 
-def parse_part(dataset: Dataset, part: Part, source: Source) -> pd.DataFrame:
+def array_sha256(array: np.ndarray) -> str:
+    """Content checksum of an integer array: sha256 of ``"int64 <shape>\\n"`` and its values as
+    little-endian int64 in C order, so that any integer dtype, byte order or file packaging verifies."""
+    arr = np.asarray(array)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"array must hold integers, got dtype {arr.dtype}")
+    arr = np.ascontiguousarray(arr, dtype="<i8")
+    head = ("int64 " + "x".join(map(str, arr.shape)) + "\n").encode()
+    return hashlib.sha256(head + arr.tobytes()).hexdigest()
+
+
+def parse_part(dataset: Dataset, part: Part, source: Source) -> pd.DataFrame | np.ndarray:
     """The verified canonical table of one copy of ``part``, rows in the published order where the
     content determines it; :class:`DatasetCorrupted` otherwise.  ``frame.attrs["in_published_order"]``
-    tells whether the rows are in the order of the original publication."""
+    tells whether the rows are in the order of the original publication.  For an array dataset, the
+    verified int64 array."""
     where = str(source)
     frame = PARSERS[dataset.name](read_source(source, dataset), dataset, part, where)
+    if dataset.kind == "array":
+        digest = array_sha256(frame)
+        if digest != part.sha256:
+            raise _bad(
+                dataset,
+                where,
+                f"content checksum mismatch: sha256 of the array is {digest}, the registry expects "
+                f"{part.sha256} (some value differs)",
+            )
+        return frame
     if len(frame) != part.rows:
         raise _bad(dataset, where, f"{len(frame)} rows, the registry expects {part.rows}")
     lines = canonical_lines(frame)
@@ -552,24 +739,30 @@ class Inspection:
     frames: list[pd.DataFrame] = field(default_factory=list)
 
 
+def _first_good(dataset: Dataset, part: Part, dirs: list[Path] | None, result: Inspection):
+    """``(source, parsed)`` of the first copy of ``part`` that verifies, or None; bad copies go to ``result``."""
+    for cand in candidates(dataset, part, dirs):
+        if isinstance(cand, tuple):
+            path, exc = cand
+            result.bad.append(f"dataset {dataset.name!r}: cannot read the zip archive {path}: {exc}")
+            result.bad_files.append(path)
+            continue
+        try:
+            return cand, parse_part(dataset, part, cand)
+        except DatasetCorrupted as exc:
+            result.bad.append(str(exc))
+            result.bad_files.append(cand.path)
+    return None
+
+
 def inspect(name: str, dirs: list[Path] | None = None) -> Inspection:
-    """Find, parse and verify every part of ``name`` in ``dirs`` (default: all search directories)."""
+    """Find, parse and verify every part of ``name`` in ``dirs`` (default: all search directories; else a
+    list of existing directories, ``str`` or :class:`pathlib.Path`)."""
     dataset = get_dataset(name)
+    dirs = None if dirs is None else as_dirs(dirs)
     result = Inspection(name, "ok")
     for part in dataset.parts:
-        found = None
-        for cand in candidates(dataset, part, dirs):
-            if isinstance(cand, tuple):
-                path, exc = cand
-                result.bad.append(f"dataset {name!r}: cannot read the zip archive {path}: {exc}")
-                result.bad_files.append(path)
-                continue
-            try:
-                found = (cand, parse_part(dataset, part, cand))
-                break
-            except DatasetCorrupted as exc:
-                result.bad.append(str(exc))
-                result.bad_files.append(cand.path)
+        found = _first_good(dataset, part, dirs, result)
         if found is None:
             result.state = "corrupted" if result.bad else "missing"
             return result
@@ -589,9 +782,9 @@ def _stamp(dataset: Dataset) -> tuple:
     return tuple(stamps)
 
 
-def _missing_message(dataset: Dataset) -> str:
+def _missing_message(dataset: Dataset, parts: tuple[Part, ...] | None = None) -> str:
     where = ", ".join(str(d) for d in search_dirs())
-    names = " or ".join(f"{p.name}[.gz]" for p in dataset.parts)
+    names = " or ".join(f"{p.name}[.gz]" for p in (dataset.parts if parts is None else parts))
     return (
         f"dataset {dataset.name!r} ({dataset.title}) is not available: no copy of {names}"
         f"{' or ' + ' / '.join(dataset.archives) if dataset.archives else ''} in {where}. "
@@ -603,6 +796,12 @@ def how_to_get(dataset: Dataset) -> str:
     """What a reader does to obtain ``dataset`` (the command, or the file to download and where to put it)."""
     if dataset.vendored:
         return "It ships with the package; reinstall ldp-compendium if its files are missing."
+    if dataset.local_only:
+        return (
+            f"{dataset.obtain[0].upper()}{dataset.obtain[1:]}: {where_text()}. `python -m ldp.data fetch` "
+            f"copies it from a local folder ($LDP_SHARED_DATASETS, or ../shared/datasets next to a checkout) "
+            f"when one holds it, and never downloads it."
+        )
     if dataset.login_required:
         return (
             f"Download it from {dataset.landing_page} (Kaggle's Download button; it needs a free Kaggle "
@@ -632,6 +831,12 @@ def load(name: str) -> pd.DataFrame:
         the original publication (results that depend on row order then differ from the book's).
     """
     dataset = get_dataset(name)
+    if dataset.kind == "array":
+        keys = ", ".join(repr(p.key) for p in dataset.parts)
+        raise ValueError(
+            f"dataset {name!r} is a set of arrays, not a table: use ldp.data.load_array({name!r}, part) with "
+            f"part one of {keys}" + (" (or ldp.data.load_syn_counts(kind, c))" if name == "mao2025_syn" else "")
+        )
     stamp = _stamp(dataset)
     cached = _CACHE.get(name)
     if cached is not None and cached[0] == stamp:
@@ -665,10 +870,98 @@ def load(name: str) -> pd.DataFrame:
     return out.copy()
 
 
-def is_available(name: str) -> bool:
-    """True when a copy of every file of ``name`` is present (the content is verified on load)."""
+def is_available(name: str, part: str | None = None) -> bool:
+    """True when a copy of every file of ``name`` (or of its part ``part``) is present (the content is
+    verified on load)."""
     dataset = get_dataset(name)
-    return all(any(isinstance(c, Source) for c in candidates(dataset, part)) for part in dataset.parts)
+    parts = dataset.parts if part is None else (get_part(dataset, part),)
+    return all(any(isinstance(c, Source) for c in candidates(dataset, p)) for p in parts)
+
+
+def get_part(dataset: Dataset, part: str) -> Part:
+    """The part of ``dataset`` whose key is ``part``; a clear error naming the keys otherwise."""
+    if not isinstance(part, str):
+        raise TypeError(f"part must be a string, got {type(part).__name__}")
+    for p in dataset.parts:
+        if p.key == part:
+            return p
+    keys = ", ".join(repr(p.key) for p in dataset.parts)
+    raise ValueError(f"part must be one of {keys} for dataset {dataset.name!r}, got {part!r}")
+
+
+_ARRAY_CACHE: dict[tuple[str, str], tuple[tuple, np.ndarray, tuple[str, ...]]] = {}
+
+
+def load_array(name: str, part: str) -> np.ndarray:
+    """Load one part of a registered array dataset as its verified int64 array (a fresh copy).
+
+    Raises
+    ------
+    DatasetUnavailable
+        unknown name, or no copy of the part in any data directory (the message says what to do).
+    DatasetCorrupted
+        copies exist but none verifies (the message names every file).
+    ValueError
+        ``name`` is a table dataset (use :func:`load`) or ``part`` is not one of its parts.
+
+    Warns
+    -----
+    DatasetWarning
+        a corrupted copy was skipped because a later copy is good.
+    """
+    dataset = get_dataset(name)
+    if dataset.kind != "array":
+        raise ValueError(f"dataset {name!r} is a table: use ldp.data.load({name!r})")
+    p = get_part(dataset, part)
+    stamp = tuple(c.stamp() if isinstance(c, Source) else (str(c[0]), "unreadable") for c in candidates(dataset, p))
+    cached = _ARRAY_CACHE.get((name, part))
+    if cached is None or cached[0] != stamp:
+        result = Inspection(name, "ok")
+        found = _first_good(dataset, p, None, result)
+        if found is None:
+            if result.bad:
+                raise DatasetCorrupted("no good copy; " + " | ".join(result.bad))
+            raise DatasetUnavailable(_missing_message(dataset, (p,)))
+        notes = tuple(f"skipped a corrupted copy and used {found[0]}: {msg}" for msg in result.bad)
+        cached = (stamp, found[1], notes)
+        _ARRAY_CACHE[(name, part)] = cached
+    for msg in cached[2]:
+        warnings.warn(msg, DatasetWarning, stacklevel=2)
+    return cached[1].copy()
+
+
+def _syn_kind(kind) -> int:
+    if isinstance(kind, str) and kind.strip().lower().removeprefix("syn").isdigit():
+        kind = int(kind.strip().lower().removeprefix("syn"))
+    if isinstance(kind, bool) or not isinstance(kind, int | np.integer) or int(kind) not in MAO_SYN_KINDS:
+        raise ValueError(f"kind must be 3 or 4 (SYN3 or SYN4; also 'syn3'/'SYN4'), got {kind!r}")
+    return int(kind)
+
+
+def load_syn_counts(kind: int | str, c: int) -> np.ndarray:
+    """The multi-class authors' SYN3/SYN4 class x item count table for ``c`` classes (Mao et al., Fig. 10).
+
+    Parameters
+    ----------
+    kind : 3, 4, "syn3" or "SYN4"
+        the synthetic data set.
+    c : int
+        number of classes, one of 10, 20, 30, 40, 50.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 array of shape ``(c, 20000)``: row ``k`` is the k-th class in the generator's order (the
+        class index it seeds with), column ``j`` the count of item ``j + 1``; the output of the authors'
+        ``top-k item mining/SYN{kind}/generate_data.py`` (Multi-class-Item-Mining, commit
+        fb20ec9e5823a006db2439d5cf41643ef0146f6c), counted per class.  Raises
+        :class:`DatasetUnavailable` when the file is absent (the chapter then regenerates the table)
+        and :class:`DatasetCorrupted` when a copy does not verify.
+    """
+    k = _syn_kind(kind)
+    if isinstance(c, bool) or not isinstance(c, int | np.integer) or int(c) not in MAO_SYN_CLASSES:
+        raise ValueError(f"c must be one of {MAO_SYN_CLASSES}, got {c!r}")
+    return load_array("mao2025_syn", mao_syn_part_key(k, int(c)))
 
 
 def sha256_of(path: Path) -> str:
@@ -683,17 +976,24 @@ __all__ = [
     "DatasetUnavailable",
     "DatasetWarning",
     "Inspection",
+    "REINSTALL",
     "Source",
+    "array_sha256",
+    "as_dirs",
     "candidates",
     "content_sha256",
     "data_home",
     "env_data_dir",
     "get_dataset",
+    "get_part",
     "how_to_get",
     "in_checkout",
     "inspect",
     "is_available",
+    "is_package_data",
     "load",
+    "load_array",
+    "load_syn_counts",
     "parse_part",
     "search_dirs",
     "sha256_of",

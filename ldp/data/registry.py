@@ -26,7 +26,10 @@ class Part:
     ``names`` are the file names accepted for this part, the original publisher's first; each
     may also be stored gzipped (``name + ".gz"``) or inside one of the dataset's zip archives.
     ``sha256`` is the content checksum of the part's canonical table (rows sorted) and
-    ``order_sha256`` the same table in the row order of the original publication.
+    ``order_sha256`` the same table in the row order of the original publication.  For a part of an
+    array dataset (``Dataset.kind == "array"``) both are the checksum of the array
+    (:func:`ldp.data.loaders.array_sha256`; the row order is part of its content) and ``shape`` is
+    its registered shape.
     """
 
     key: str
@@ -34,6 +37,7 @@ class Part:
     rows: int
     sha256: str
     order_sha256: str
+    shape: tuple[int, ...] = ()
 
     @property
     def name(self) -> str:
@@ -53,6 +57,16 @@ class OriginalFormat:
 
 @dataclass(frozen=True)
 class Dataset:
+    """One registered dataset.
+
+    ``kind`` is ``"table"`` (parts parse to DataFrames with ``columns``; :func:`ldp.data.load`) or
+    ``"array"`` (each part is one integer array; :func:`ldp.data.load_array`).  ``local_only``
+    marks data the book may neither download nor redistribute (a licence forbids it, or no
+    publisher offers the file): ``fetch`` only copies them from a local folder, and ``obtain``
+    says how a reader gets them.  ``aliases`` are other labels the chapters use for the dataset
+    (e.g. in a stand-in box).
+    """
+
     name: str
     title: str
     parts: tuple[Part, ...]
@@ -66,6 +80,10 @@ class Dataset:
     archives: tuple[str, ...] = ()
     login_required: bool = False
     vendored: bool = False
+    local_only: bool = False
+    kind: str = "table"
+    obtain: str = ""
+    aliases: tuple[str, ...] = ()
     normalisation: str = ""
     notes: str = ""
     extra: dict = field(default_factory=dict)
@@ -164,6 +182,78 @@ DIABETES_COLUMNS = (
     "blood_glucose_level",
     "diabetes",
 )
+
+#: the 40 attribute names of ``list_attr_celeba.txt``, in the file's order
+CELEBA_COLUMNS = tuple(
+    "5_o_Clock_Shadow Arched_Eyebrows Attractive Bags_Under_Eyes Bald Bangs Big_Lips Big_Nose Black_Hair "
+    "Blond_Hair Blurry Brown_Hair Bushy_Eyebrows Chubby Double_Chin Eyeglasses Goatee Gray_Hair Heavy_Makeup "
+    "High_Cheekbones Male Mouth_Slightly_Open Mustache Narrow_Eyes No_Beard Oval_Face Pale_Skin Pointy_Nose "
+    "Receding_Hairline Rosy_Cheeks Sideburns Smiling Straight_Hair Wavy_Hair Wearing_Earrings Wearing_Hat "
+    "Wearing_Lipstick Wearing_Necklace Wearing_Necktie Young".split()
+)
+HEART_COLUMNS = (
+    "HeartDiseaseorAttack",
+    "HighBP",
+    "HighChol",
+    "CholCheck",
+    "BMI",
+    "Smoker",
+    "Stroke",
+    "Diabetes",
+    "PhysActivity",
+    "Fruits",
+    "Veggies",
+    "HvyAlcoholConsump",
+    "AnyHealthcare",
+    "NoDocbcCost",
+    "GenHlth",
+    "MentHlth",
+    "PhysHlth",
+    "DiffWalk",
+    "Sex",
+    "Age",
+    "Education",
+    "Income",
+)
+#: the multi-class authors' synthetic data sets (Mao et al., Fig. 10): kinds, class counts and items
+MAO_SYN_KINDS = (3, 4)
+MAO_SYN_CLASSES = (10, 20, 30, 40, 50)
+MAO_SYN_ITEMS = 20_000
+MAO_SYN_DIR = "mao2025-syn"  # the sub-folder of the shared datasets folder that holds the tables
+MAO_SYN_COMMIT = "fb20ec9e5823a006db2439d5cf41643ef0146f6c"
+_MAO_SYN_SHA256 = {
+    (3, 10): "d833da27b0dfc788b2c97b258f0896a8ab46757e5237609ed41208dc6e35622b",
+    (3, 20): "0c6fc025283ecb90a784dbbc792ca1249d5f9d281ecd8e8b73514c96bfdd8b42",
+    (3, 30): "a48067f677e457ba7d7a0f905a5ad7ea33f0e72d1d7ca76496cf92b930cbf127",
+    (3, 40): "c6508b077df3d4a70b2f49c33d58057193ae1596d9feba388eb739602ae484ac",
+    (3, 50): "326d4bcf5c83596799ce895835f573ad7173da8edd275a26876398cba34f6d49",
+    (4, 10): "0c0b90beeb291a6eb4bb4a13e2c3bb387692876db4e7bd1aa45e0925d92dc594",
+    (4, 20): "636cccf0127dd75d5dec1cff364849a89ef2a32790eb38bd15a1e5de3d0b5610",
+    (4, 30): "c0625a401471d93cdbfabe7db211c31ea08aae5e2d065d6e21c914040699e357",
+    (4, 40): "536022c348dcde106f1e31cb0b0366d4be109cee64ca90b4fa242af452618eba",
+    (4, 50): "5d7f094c3daa1ff29363ab430d282cbb27c480fa643dbd17338137b219606b1b",
+}
+
+
+def mao_syn_part_key(kind: int, c: int) -> str:
+    """The registry key of one SYN table, e.g. ``"syn3_c10"``."""
+    return f"syn{kind}_c{c}"
+
+
+def _mao_syn_parts() -> tuple:
+    return tuple(
+        Part(
+            mao_syn_part_key(k, c),
+            (f"{mao_syn_part_key(k, c)}.npy", f"{MAO_SYN_DIR}/{mao_syn_part_key(k, c)}.npy"),
+            c,
+            _MAO_SYN_SHA256[k, c],
+            _MAO_SYN_SHA256[k, c],
+            (c, MAO_SYN_ITEMS),
+        )
+        for k in MAO_SYN_KINDS
+        for c in MAO_SYN_CLASSES
+    )
+
 
 DATASETS: dict[str, Dataset] = {
     d.name: d
@@ -396,6 +486,110 @@ DATASETS: dict[str, Dataset] = {
             "counted as 'Male' because the re-packaged copy merged the two and the book's "
             "numbers come from it.",
         ),
+        Dataset(
+            name="celeba",
+            title="CelebA attribute annotations",
+            parts=(
+                Part(
+                    "data",
+                    ("list_attr_celeba.txt", "list_attr_celeba.csv"),
+                    202_599,
+                    "ca2a39f43e07696206e6ea51879b1bf9f586067207edb9d26a0d5219f3ffe7a6",
+                    "b2d42b4937a9fcd017f47d5beccd6c41ec86e0f7773c990dde1d6a375b780b47",
+                ),
+            ),
+            columns=CELEBA_COLUMNS,
+            landing_page="https://mmlab.ie.cuhk.edu.hk/projects/CelebA.html",
+            original=OriginalFormat(
+                files="Anno/list_attr_celeba.txt (one of the annotation files offered on the CelebA page)",
+                delimiter="runs of spaces",
+                header="two lines: the number of images (202599), then the 40 attribute names",
+                columns=("image file name",) + CELEBA_COLUMNS,
+                notes="one line per image, '000001.jpg' to '202599.jpg' in order, each attribute -1 or 1; "
+                "CRLF line ends",
+            ),
+            licence="CelebA agreement: non-commercial research and educational use only; no redistribution "
+            "of the data or of derived copies",
+            citation="liu2015celeba",
+            papers=("Jayawardana et al. (CPL)",),
+            local_only=True,
+            obtain="CelebA's agreement (non-commercial research only, no redistribution) does not let the book "
+            "download or ship it: request it from https://mmlab.ie.cuhk.edu.hk/projects/CelebA.html, accept "
+            "the agreement, and put Anno/list_attr_celeba.txt (plain or gzipped) into the data directory",
+            aliases=("celeba attributes", "celeba*"),
+            normalisation="line ends and runs of spaces (or commas, as in the CSV re-packaging with an "
+            "`image_id` header) accepted; the count line is optional and, when present, must equal the "
+            "number of rows; -1/1 becomes 0/1 (int8; a copy already in 0/1 is accepted); columns named and "
+            "ordered as in the file; rows sorted by image name, which must be exactly 000001.jpg to "
+            "202599.jpg, and the name column dropped: row i of the table is image i + 1.",
+            notes="Never commit, vendor or upload this file: `fetch` copies it only from a local folder "
+            "($LDP_SHARED_DATASETS, ../shared/datasets) into the git-ignored data directory.",
+        ),
+        Dataset(
+            name="heart",
+            title="BRFSS 2015 Heart Disease Health Indicators (Kaggle, A. Teboul)",
+            parts=(
+                Part(
+                    "data",
+                    ("heart_disease_health_indicators_BRFSS2015.csv",),
+                    253_680,
+                    "3d64b199e2c5d984b72642dda574cd39aaaa1320c77bc2e7ddd892f32781f710",
+                    "2ab5984704ce343c7783022e40a20c54fe8336a8d6612dc7eccc2d1d1ed584ff",
+                ),
+            ),
+            columns=HEART_COLUMNS,
+            landing_page="https://www.kaggle.com/datasets/alexteboul/heart-disease-health-indicators-dataset",
+            archives=("heart-disease-health-indicators-dataset.zip", _KAGGLE_ARCHIVE),
+            login_required=True,
+            original=OriginalFormat(
+                files="heart_disease_health_indicators_BRFSS2015.csv (in the zip archive Kaggle's Download "
+                "button gives)",
+                delimiter=",",
+                header="one line with the 22 column names",
+                columns=HEART_COLUMNS,
+                notes="every value written as a float ('1.0', '40.0'); cleaned from the CDC's BRFSS 2015 "
+                "survey; HeartDiseaseorAttack is the label",
+            ),
+            licence="CC0 on Kaggle as far as known; the underlying BRFSS 2015 survey is a US government work "
+            "(public domain)",
+            citation="teboul2022heart",
+            papers=("Mao et al. (multi-class item mining)",),
+            aliases=("heart disease", "heart disease (brfss 2015)", "brfss", "brfss_heart"),
+            normalisation="header optional; every value must be integral and becomes int64 ('1.0' -> 1); "
+            "columns in Kaggle's order.",
+        ),
+        Dataset(
+            name="mao2025_syn",
+            title="SYN3 and SYN4 class x item count tables of Mao et al. (the authors' generators)",
+            parts=_mao_syn_parts(),
+            columns=(),  # an array dataset: each part is a c x 20,000 integer array
+            landing_page="https://github.com/Abigail-MAO/Multi-class-Item-Mining",
+            original=OriginalFormat(
+                files="none published: the authors publish the generators `top-k item mining/SYN3/generate_data.py` "
+                f"and `SYN4/generate_data.py` (commit {MAO_SYN_COMMIT}), which write shuffled (item, label) records",
+                delimiter="not applicable (NumPy .npy arrays)",
+                header="the .npy header (dtype and shape)",
+                columns=("class", "items 1..20000"),
+                notes="syn{3,4}_c{10,...,50}.npy: the generators run unchanged with their fixed seeds (2024, then "
+                "the class index before each class), each class's records counted per item; c rows (classes in "
+                "generation order) x 20,000 columns (items 1..20,000)",
+            ),
+            licence="the authors' generated data (their code is public on GitHub, no licence file); regenerable "
+            "from their published script",
+            citation="mao2025code",
+            papers=("Mao et al. (multi-class item mining)",),
+            local_only=True,
+            kind="array",
+            obtain="these tables are the output of the authors' generators run with their seeds; the book does "
+            "not download them. When they are absent, the multi-class chapter regenerates them with its own "
+            "implementation of the generators' recipe; to use the authors' output, put syn3_c10.npy ... "
+            "syn4_c50.npy (plain or gzipped, optionally in a mao2025-syn/ sub-folder) into the data directory",
+            aliases=("syn3", "syn4", "syn3/syn4", "mao syn"),
+            normalisation="any integer dtype and byte order accepted and returned as int64; the shape must be "
+            "c x 20,000 and every count non-negative; the checksum is of the array's values and shape, so a "
+            "re-saved copy verifies.",
+            notes="Optional: the chapter regenerates them when absent.",
+        ),
     ]
 }
 
@@ -437,16 +631,6 @@ NOT_PUBLIC: dict[str, NotPublic] = {
             ("av healthcare", "av-healthcare"),
         ),
         NotPublic(
-            "heart",
-            "BRFSS 2015 Heart Disease Health Indicators",
-            "Mao et al. (multi-class item mining)",
-            "the Kaggle upload alexteboul/heart-disease-health-indicators-dataset (253,680 cleaned "
-            "BRFSS 2015 survey responses, 21 features)",
-            "it needs a Kaggle account and no copy could be verified for this book, so it has no "
-            "registered checksum or loader",
-            ("heart disease", "heart disease (brfss 2015)", "brfss"),
-        ),
-        NotPublic(
             "myanimelist",
             "MyAnimeList",
             "Mao et al. (multi-class item mining)",
@@ -465,16 +649,6 @@ NOT_PUBLIC: dict[str, NotPublic] = {
             ("jd.com",),
         ),
         NotPublic(
-            "celeba",
-            "CelebA attributes",
-            "Jayawardana et al. (CPL)",
-            "the CelebA face attribute annotations of Liu et al. (ICCV 2015): 40 binary attributes of "
-            "more than 200,000 images",
-            "CelebA is released for non-commercial research under an agreement that does not allow "
-            "redistribution, so the book can neither ship nor download it",
-            (),
-        ),
-        NotPublic(
             "dss",
             "DSS 2016 survey",
             "Jayawardana et al. (CPL)",
@@ -490,6 +664,19 @@ NOT_PUBLIC: dict[str, NotPublic] = {
 
 def _norm(name: str) -> str:
     return re.sub(r"\s+", " ", name.strip().lower())
+
+
+def find_dataset(label: str) -> Dataset | None:
+    """The registered dataset a label names: its key, its title or one of its aliases (any case), or None."""
+    if not isinstance(label, str):
+        return None
+    if label in DATASETS:
+        return DATASETS[label]
+    key = _norm(label)
+    for ds in DATASETS.values():
+        if key in (ds.name, _norm(ds.title), *ds.aliases):
+            return ds
+    return None
 
 
 def find_not_public(name: str) -> list[NotPublic]:
@@ -518,4 +705,18 @@ KNOWN_COPIES: dict[str, str] = {
     "StudentsPerformance.csv.gz": "8dd46fade1d3fdca9b1196e9cd910043e7ccc0834c18da64b4b393d1b396d279",
     "cardio_train.csv.gz": "28590cbf37f72ac631fc8dcb60b4cb3a83ed029f19ff983b7e608ee5d4d4da26",
     "diabetes_prediction_dataset.csv.gz": "4171844d35fe60d47cc89862d15e9472395aa0459a210ca5016f2a38d31d4a79",
+    "heart_disease_health_indicators_BRFSS2015.csv.gz": (
+        "953fb23bb131736d7879539a071d3f6d1eaae8d4867ab05335d0ba89b94d5f99"
+    ),
+    "list_attr_celeba.txt.gz": "f0e5da289d5ccf75ffe8811132694922b60f2af59256ed362afa03fefba324d0",
+    "mao2025-syn/syn3_c10.npy.gz": "4125a17d9d0dd029a12272c51b38318e622b433e4086eb191441fa400cab8c39",
+    "mao2025-syn/syn3_c20.npy.gz": "a21a1e4cf58ffe35867fd39310c8ef4e7863b968412d7288de2da4bbcb990102",
+    "mao2025-syn/syn3_c30.npy.gz": "6974e0378e510502b02d69720be7ebaf1aa9b6ce5ca47ddb1ba711da5a2ef150",
+    "mao2025-syn/syn3_c40.npy.gz": "a63e9d025a089542bd294f3519f105fd54fe080e6a05074f4f11e1050b821073",
+    "mao2025-syn/syn3_c50.npy.gz": "e15c26429345f6f344fd8300e682e3a2aba97e7025982593567fe3f96aebadef",
+    "mao2025-syn/syn4_c10.npy.gz": "bfc8f0157d782948dd9662474bff26e99e2859c2239d86f54d20c861c682b8c7",
+    "mao2025-syn/syn4_c20.npy.gz": "189de4f54105c7dfd0e1f7a0efe66e5bc59acea1cb2baa7e0cd443c2109d045a",
+    "mao2025-syn/syn4_c30.npy.gz": "464ac5ff084fed5563f6747b0bc04fc57b930e47c896625bf201b221cd7a0fac",
+    "mao2025-syn/syn4_c40.npy.gz": "a07149b06dd7ab4fea36b17953cfbab2d4f4da40a6b5df52d48e08e3b1d5f978",
+    "mao2025-syn/syn4_c50.npy.gz": "2a5038d2da7534ba26beb786d6c617e1048204947e55439b5ed6a887b8a31139",
 }
