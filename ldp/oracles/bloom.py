@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon, check_int, check_probability
+from .._checks import as_generator, check_count_array, check_epsilon, check_int, check_probability
 from .base import FrequencyOracle
 
 _MASK64 = (1 << 64) - 1
@@ -133,7 +133,7 @@ def debias_bit_counts(counts: Any, n: int, f: float) -> np.ndarray:
     """
     f = check_probability(f, "f", open_low=True, open_high=True)
     n = check_int(n, "n", minimum=1)
-    return (np.asarray(counts, dtype=float) - f * n / 2) / (1 - f)
+    return (check_count_array(counts, n, "counts") - f * n / 2) / (1 - f)
 
 
 def _check_filter_matrix(filters: Any, name: str = "filters") -> np.ndarray:
@@ -246,6 +246,7 @@ class BloomRAPPOR(FrequencyOracle):
             raise ValueError(f"give exactly one of epsilon and f, got epsilon={epsilon!r}, f={f!r}")
         if f is None:
             f = f_from_epsilon(epsilon, h)
+            self._p_minus_q = math.tanh(check_epsilon(epsilon) / (4 * h))
             if not 0.0 < f / 2 < 1.0 - f / 2 < 1.0:
                 raise ValueError(
                     f"epsilon={epsilon!r} is too large for h={h}: the flip probability f={f!r} "
@@ -255,6 +256,7 @@ class BloomRAPPOR(FrequencyOracle):
             f = check_probability(f, "f", open_low=True, open_high=True)
             if not 1.0 - f / 2 < 1.0:
                 raise ValueError(f"f={f!r} is too small: 1 - f/2 rounds to 1 in double precision")
+            self._p_minus_q = 1.0 - f
         super().__init__(epsilon_from_f(f, h), d)
         self.m = check_int(m, "m", minimum=1)
         self.h = h
@@ -298,6 +300,12 @@ class BloomRAPPOR(FrequencyOracle):
     def one_minus_p(self) -> float:
         """``1 - p = f/2`` exactly."""
         return self.f / 2
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = 1 - f = tanh(eps/(4h))`` for ``f = 2/(1 + e^{eps/(2h)})``: the closed form from the budget
+        (accurate for small budgets, where the subtraction ``1 - f`` cancels); ``1 - f`` when built from ``f``."""
+        return self._p_minus_q
 
     @property
     def exact_epsilon(self) -> float:
@@ -375,7 +383,7 @@ class BloomRAPPOR(FrequencyOracle):
         """
         n = check_int(n, "n", minimum=1)
         A = self._least_squares()
-        return (self.f / 2) * (1 - self.f / 2) / (1 - self.f) ** 2 * (A @ A.T) / n
+        return (self.f / 2) * (1 - self.f / 2) / self.p_minus_q**2 * (A @ A.T) / n
 
     def variance(self, n: int, f: Any = 0.0) -> np.ndarray:
         """Per-value variance (length ``d``); the true frequency ``f`` does not enter (see :meth:`covariance`).

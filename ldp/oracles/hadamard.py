@@ -178,6 +178,9 @@ class HadamardResponse(FrequencyOracle):
 
     def channel(self) -> np.ndarray:
         """The ``d x K`` channel."""
+        from .._checks import check_allocation
+
+        check_allocation(self.d * self.K, 8, f"the d x K = {self.d} x {self.K} channel", "d", self.d)
         return self.channel_entry(np.arange(self.d)[:, None], np.arange(self.K)[None, :])
 
     # ------------------------------------------------------------------ count-level sampler
