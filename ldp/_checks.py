@@ -540,3 +540,33 @@ def check_scheduler_address(address: Any, name: str = "scheduler_address") -> st
     if port is not None and not 1 <= port <= 65535:
         raise bad
     return address
+
+
+def check_report_pair(reports: Any, name: str = "reports", what: str = "(first, second)") -> tuple[Any, Any]:
+    """Reports that come as a pair of arrays (``what`` names the two parts): a tuple or list of length 2."""
+    if not isinstance(reports, (tuple, list)) or len(reports) != 2:
+        raise TypeError(f"{name} must be the pair {what} returned by perturb, got {type(reports).__name__}")
+    return reports[0], reports[1]
+
+
+def check_indices(indices: Any, n: int, name: str, *, allow_mask: bool = False) -> np.ndarray:
+    """Integer positions in ``{0, ..., n-1}`` (a 1-D array; a boolean mask of length ``n`` if ``allow_mask``).
+
+    Floats are refused even when integral (``[0.5]`` would otherwise be truncated to ``[0]``).
+    """
+    check_present(indices, name, f"a sequence of integer indices in {{0, ..., {n - 1}}}")
+    arr = np.asarray(indices)
+    if allow_mask and arr.dtype == bool:
+        if arr.shape != (n,):
+            raise ValueError(f"{name} as a boolean mask must have shape ({n},), got {arr.shape}")
+        return np.flatnonzero(arr)
+    if arr.size == 0 and arr.ndim == 1:
+        arr = arr.astype(np.int64)
+    if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must hold integer indices in {{0, ..., {n - 1}}}, got {indices!r}")
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() >= n):
+        bad = int(arr.min()) if arr.min() < 0 else int(arr.max())
+        raise ValueError(f"{name} contains the index {bad}, outside {{0, ..., {n - 1}}}")
+    return arr.astype(np.int64, copy=False)

@@ -209,7 +209,9 @@ class CP(MulticlassFramework):
         return rep, self.vp.perturb(itm, rep == lab, gen)
 
     def support_counts(self, reports: tuple[np.ndarray, np.ndarray]) -> Tallies:
-        lab, bits = reports
+        from .._checks import check_report_pair
+
+        lab, bits = check_report_pair(reports, "reports", "(reported labels, item reports)")
         lab = check_codes(lab, self.c, "reported labels")
         bits = np.asarray(bits, dtype=bool)
         if bits.shape != (lab.size, self.d + 1):
