@@ -291,7 +291,7 @@ class CodedTable:
         )
 
     def take(self, rows: Any) -> CodedTable:
-        """Rows ``rows`` (indices in ``{0, ..., n-1}`` or a boolean mask of length ``n``) of the table, labels included."""
+        """Rows ``rows`` (indices in ``{0, ..., n-1}`` or a boolean mask of length ``n``), labels included."""
         idx = check_indices(rows, self.n, "rows", allow_mask=True)
         return replace(self, codes=self.codes[idx], y=None if self.y is None else self.y[idx])
 

@@ -72,7 +72,7 @@ def select_k(epsilon: float, m: int, omega_of_k: Any, rule: str = "paper") -> in
         ``"oracle"``: argmin over all ``k`` in ``[1, max(1, ⌊m/2⌋)]``.
     """
     eps = check_epsilon(epsilon)
-    m = check_int(m, "m", minimum=2)
+    m = check_domain_size(m, "m", minimum=2)
     if rule not in K_RULES:
         raise ValueError(f"rule must be one of {K_RULES}, got {rule!r}")
     wk = _omega_fn(omega_of_k)

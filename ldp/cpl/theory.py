@@ -39,7 +39,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon, check_int, check_probability, check_release_channel
+from .._checks import (
+    as_generator,
+    check_domain_size,
+    check_epsilon,
+    check_int,
+    check_probability,
+    check_release_channel,
+)
 from ..audit import channel_epsilon, check_channel
 
 __all__ = [
@@ -506,7 +513,7 @@ def random_conditional(m: int, t: int, rng: Any = None, *, zero_frac: float = 0.
     renormalised (a row left empty puts all its mass on the first column).  Used by
     the theory notebook's numerical checks.
     """
-    m = check_int(m, "m", minimum=1)
+    m = check_domain_size(m, "m", minimum=1)
     t = check_int(t, "t", minimum=1)
     if isinstance(zero_frac, bool) or not isinstance(zero_frac, (int, float)) or not 0 <= zero_frac < 1:
         raise ValueError(f"zero_frac must be a number in [0, 1), got {zero_frac!r}")

@@ -204,7 +204,8 @@ class MulticlassFramework(Mechanism):
     def _check_tallies(self, counts: Tallies) -> Tallies:
         """The tallies with every field checked: ``N`` an integer >= 1; ``pair`` a ``(c, d)`` table and ``item``
         a length-``d`` vector of counts in ``[0, N]``; ``label`` and ``group`` length-``c`` counts summing to ``N``
-        (every user reports one label and belongs to one group; a group has at least one user)."""
+        (every user reports one label and belongs to one group; a group has at least one user).  Real-valued
+        tallies (expectations) are accepted: sums are compared within a relative 1e-9."""
         N = check_int(counts.N, "counts.N", minimum=1)
         pair = check_support_counts(np.ravel(counts.pair), self.c * self.d, N, "counts.pair")
         if np.shape(counts.pair) != (self.c, self.d):
@@ -216,7 +217,7 @@ class MulticlassFramework(Mechanism):
             value = getattr(counts, name)
             if value is not None:
                 arr = check_support_counts(value, self.c, N, f"counts.{name}")
-                if arr.sum() != N:
+                if not math.isclose(math.fsum(arr), N, rel_tol=1e-9):  # expected (real) tallies sum to N too
                     raise ValueError(f"counts.{name} must sum to counts.N={N}, got {arr.sum():g}")
                 fields[name] = arr
         if counts.group is not None and np.any(fields["group"] < 1):
@@ -257,7 +258,7 @@ class MulticlassFramework(Mechanism):
         raise ValueError(f"{type(self).__name__} has no single enumerable channel")
 
     def _table(self, table: Any) -> np.ndarray:
-        return check_table(table, self.c, self.d)
+        return check_table(table, self.c, self.d, "true_counts")
 
     def _pairs(self, labels: Any, items: Any) -> tuple[np.ndarray, np.ndarray]:
         return check_pairs(labels, items, self.c, self.d)

@@ -390,7 +390,8 @@ class SubsetSelection(ClosedFormProbabilities, FrequencyOracle):
 
     def output_subsets(self) -> np.ndarray:
         """All ``C(d, omega)`` subsets (lexicographic), in the column order of :meth:`channel`."""
-        log_total = _log_comb(self.d, self.subset_size)  # decided in logs first: C(d, omega) may have millions of digits
+        # decided in logs first: C(d, omega) may have millions of digits
+        log_total = _log_comb(self.d, self.subset_size)
         total = math.comb(self.d, self.subset_size) if log_total < math.log(MAX_CHANNEL_OUTPUTS) + 1 else None
         if total is None or total > MAX_CHANNEL_OUTPUTS:
             size = f"{total}" if total is not None else f"about 10^{log_total / math.log(10):.1f}"
