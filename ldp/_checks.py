@@ -287,11 +287,9 @@ def check_init(init: Any, d: int) -> np.ndarray:
     """An initial distribution of length ``d`` (uniform if None)."""
     if init is None:
         return np.full(d, 1.0 / d)
-    pi = np.asarray(init, dtype=float)
-    if pi.shape != (d,):
-        raise ValueError(f"init must have shape ({d},), got {pi.shape}")
-    if not np.all(np.isfinite(pi)) or np.any(pi < 0) or abs(pi.sum() - 1.0) > 1e-9:
-        raise ValueError("init must be a probability vector (non-negative, summing to 1)")
+    if np.ndim(init) != 1:
+        raise ValueError(f"init must be a probability vector of shape ({d},), got shape {np.shape(init)}")
+    pi = check_distribution(init, d, "init")
     return pi / pi.sum()
 
 
@@ -420,3 +418,155 @@ def check_code_matrix(
         v = int(lo[j]) if lo[j] < 0 else int(hi[j])
         raise ValueError(f"{name}[:, {j}] contains the code {v}, outside the domain {{0, ..., {sizes[j] - 1}}}")
     return x.astype(np.int64, copy=False), sizes
+
+
+# ---------------------------------------------------------------------------- reports, distributions, memory, seeds
+def check_present(value: Any, name: str, expected: str) -> Any:
+    """``value`` unless it is None, a string or a bare scalar where ``expected`` (an array-like) is needed."""
+    if value is None or isinstance(value, (str, bytes, numbers.Number)):
+        raise TypeError(f"{name} must be {expected}, got {value!r} of type {type(value).__name__}")
+    return value
+
+
+def check_reports_not_counts(reports: Any, d: int, name: str = "reports") -> np.ndarray:
+    """1-D code reports, refusing the ambiguous case of a vector of length ``d`` (it reads as a count vector).
+
+    A mechanism whose reports are codes in ``{0, ..., d-1}`` cannot tell ``d`` reports from the ``d`` counts
+    of :meth:`~ldp.mechanism.Mechanism.support_counts`.  The rule: ``estimate`` takes per-user reports and
+    refuses exactly ``d`` of them with a message pointing at ``estimate_counts`` (which takes counts and the
+    number of users); a population of exactly ``d`` users is estimated as
+    ``estimate_counts(support_counts(reports), d)``.
+    """
+    check_present(reports, name, "an array of per-user reports")
+    arr = np.asarray(reports)
+    if arr.ndim == 1 and arr.size == d:
+        raise ValueError(
+            f"{name} has length d={d}, the length of a count vector: estimate() takes per-user reports and "
+            "estimate_counts(counts, n) takes counts; for exactly d users call "
+            "estimate_counts(support_counts(reports), n)"
+        )
+    return arr
+
+
+def check_distribution(f: Any, length: int | None = None, name: str = "f", atol: float = 1e-9) -> np.ndarray:
+    """A probability vector: real, finite, non-negative, summing to 1 within ``atol`` (``length`` entries)."""
+    check_present(f, name, "a probability vector")
+    arr = np.asarray(f)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a real probability vector, got dtype {arr.dtype}")
+    arr = arr.astype(float).ravel()
+    if length is not None and arr.size != length:
+        raise ValueError(f"{name} must have {length} entries, got {arr.size}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: a probability vector needs at least one entry")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError(f"{name} must be finite and non-negative, got {f!r}")
+    if abs(math.fsum(arr) - 1.0) > atol:
+        raise ValueError(f"{name} must sum to 1 (within {atol:g}), got sum {math.fsum(arr)!r}")
+    return arr
+
+
+#: the largest array a method builds on request (a channel matrix, an enumeration of outputs): 2^30 bytes
+MAX_ALLOCATION_BYTES = 2**30
+
+
+def check_allocation(entries: int, itemsize: int, what: str, name: str, value: Any) -> None:
+    """Refuse, before allocating, an array of ``entries`` items of ``itemsize`` bytes above 1 GiB.
+
+    The message names the parameter ``name`` (whose value ``value`` sets the size), what would be built and the
+    memory it would need.
+    """
+    need = int(entries) * int(itemsize)
+    if need > MAX_ALLOCATION_BYTES:
+        raise ValueError(
+            f"{what} at {name}={value!r} would need {need / 2**30:.3g} GiB ({int(entries)} entries); "
+            f"the limit is {MAX_ALLOCATION_BYTES / 2**30:g} GiB"
+        )
+
+
+def check_seed(seed: Any, name: str = "seed") -> int:
+    """A reproducible seed: an integer >= 0 (None is refused: it would give a fresh stream on every call)."""
+    if seed is None:
+        raise TypeError(
+            f"{name} must be an integer >= 0, got None (None would draw a fresh, unreproducible stream on every call)"
+        )
+    return check_int(seed, name, minimum=0)
+
+
+def check_count_array(counts: Any, n: int, name: str = "counts") -> np.ndarray:
+    """Counts of ``n`` reports, any shape, as floats: real, finite, in ``[0, n]`` (a report counts at most once)."""
+    check_present(counts, name, f"an array of counts in [0, n={n}]")
+    arr = np.asarray(counts)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a real array of counts, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {counts!r}")
+    if arr.min() < 0 or arr.max() > n:
+        bad = float(arr.min()) if arr.min() < 0 else float(arr.max())
+        raise ValueError(f"{name} must lie in [0, n={n}] (counts of n reports), got {bad!r}")
+    return arr
+
+
+#: URL schemes of a Dask scheduler address
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def check_scheduler_address(address: Any, name: str = "scheduler_address") -> str:
+    """A Dask scheduler address ``scheme://host[:port]`` (no spaces, a known scheme, a port in 1..65535).
+
+    Parsed before any connection is tried, so a typo fails at once with a message naming ``name``.
+    """
+    from urllib.parse import urlsplit
+
+    example = "such as 'tcp://10.0.0.5:8786'"
+    if not isinstance(address, str) or not address:
+        raise TypeError(f"{name} must be a non-empty string {example}, got {address!r}")
+    bad = ValueError(
+        f"{name} must be a scheduler address scheme://host:port with scheme in {SCHEDULER_SCHEMES} and no spaces, "
+        f"{example}, got {address!r}"
+    )
+    if any(ch.isspace() for ch in address) or "://" not in address:
+        raise bad
+    parts = urlsplit(address)
+    if parts.scheme not in SCHEDULER_SCHEMES or (parts.scheme != "inproc" and not parts.hostname):
+        raise bad
+    try:
+        port = parts.port
+    except ValueError:
+        raise bad from None
+    if port is not None and not 1 <= port <= 65535:
+        raise bad
+    return address
+
+
+def check_report_pair(reports: Any, name: str = "reports", what: str = "(first, second)") -> tuple[Any, Any]:
+    """Reports that come as a pair of arrays (``what`` names the two parts): a tuple or list of length 2."""
+    if not isinstance(reports, (tuple, list)) or len(reports) != 2:
+        raise TypeError(f"{name} must be the pair {what} returned by perturb, got {type(reports).__name__}")
+    return reports[0], reports[1]
+
+
+def check_indices(indices: Any, n: int, name: str, *, allow_mask: bool = False) -> np.ndarray:
+    """Integer positions in ``{0, ..., n-1}`` (a 1-D array; a boolean mask of length ``n`` if ``allow_mask``).
+
+    Floats are refused even when integral (``[0.5]`` would otherwise be truncated to ``[0]``).
+    """
+    check_present(indices, name, f"a sequence of integer indices in {{0, ..., {n - 1}}}")
+    arr = np.asarray(indices)
+    if allow_mask and arr.dtype == bool:
+        if arr.shape != (n,):
+            raise ValueError(f"{name} as a boolean mask must have shape ({n},), got {arr.shape}")
+        return np.flatnonzero(arr)
+    if arr.size == 0 and arr.ndim == 1:
+        arr = arr.astype(np.int64)
+    if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must hold integer indices in {{0, ..., {n - 1}}}, got {indices!r}")
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() >= n):
+        bad = int(arr.min()) if arr.min() < 0 else int(arr.max())
+        raise ValueError(f"{name} contains the index {bad}, outside {{0, ..., {n - 1}}}")
+    return arr.astype(np.int64, copy=False)

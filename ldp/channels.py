@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import as_generator, check_channel, check_codes, check_counts, check_int, check_real_rows
+from ._checks import as_generator, check_channel, check_codes, check_counts, check_distribution, check_int
 
 __all__ = [
     "check_square_channel",
@@ -53,17 +53,7 @@ def check_square_channel(P: Any, name: str = "P", atol: float = 1e-9) -> np.ndar
 
 def check_frequencies(f: Any, K: int, name: str = "f", atol: float = 1e-9) -> np.ndarray:
     """A length-``K`` probability vector (finite, non-negative, sums to 1); any shape with ``K`` entries."""
-    arr = np.asarray(f)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real probability vector, got dtype {arr.dtype}")
-    arr = arr.astype(float).ravel()
-    if arr.size != K:
-        raise ValueError(f"{name} must have {K} entries, got {arr.size}")
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError(f"{name} must be finite and non-negative")
-    if abs(arr.sum() - 1) > atol:
-        raise ValueError(f"{name} must sum to 1, got {arr.sum()!r}")
-    return arr
+    return check_distribution(f, K, name, atol)
 
 
 def sample_channel(P: np.ndarray, codes: Any, rng: Any = None) -> np.ndarray:
@@ -110,12 +100,28 @@ def output_distribution(P: np.ndarray, f: Any) -> np.ndarray:
 
 
 def inverse_estimate(P: np.ndarray, report_freq: Any) -> np.ndarray:
-    """``solve(Pᵀ, report_freq)``: the channel-inversion estimate from report frequencies ``c / N``."""
+    """``solve(Pᵀ, report_freq)``: the channel-inversion estimate from report frequencies ``c / N``.
+
+    ``report_freq`` must be a distribution over the ``K`` outputs (sums to 1 within 1e-9); a channel that is
+    not invertible (singular, or too ill-conditioned for double precision) is refused with a ``ValueError``.
+    """
     P = check_square_channel(P)
-    freq = check_real_rows(np.ravel(report_freq), "report_freq")
-    if freq.size != P.shape[0]:
-        raise ValueError(f"report_freq must have {P.shape[0]} entries, got {freq.size}")
-    return np.linalg.solve(P.T, freq)
+    freq = check_distribution(report_freq, P.shape[0], "report_freq")
+    return _inverted(np.linalg.solve, P.T, freq)
+
+
+def _inverted(op: Any, *args: np.ndarray) -> np.ndarray:
+    """``op(*args)`` (``np.linalg.solve`` or ``inv`` on the transposed channel), a ValueError naming ``P`` when
+    the channel is singular (numpy's ``LinAlgError``) or its inverse overflows."""
+    try:
+        out = op(*args)
+    except np.linalg.LinAlgError:
+        out = None
+    if out is None or not np.all(np.isfinite(out)):
+        raise ValueError(
+            "P is singular: its inverse, and so the channel-inversion estimate, does not exist in double precision"
+        )
+    return out
 
 
 def inverse_covariance(P: np.ndarray, f: Any, n: int) -> np.ndarray:
@@ -123,7 +129,7 @@ def inverse_covariance(P: np.ndarray, f: Any, n: int) -> np.ndarray:
     P = check_square_channel(P)
     f = check_frequencies(f, P.shape[0])
     n = check_int(n, "n", minimum=1)
-    W = np.linalg.inv(P.T)
+    W = _inverted(np.linalg.inv, P.T)
     lam = P.T @ f
     return ((W * lam) @ W.T - np.diag(f)) / n
 
@@ -133,5 +139,5 @@ def inverse_variance(P: np.ndarray, f: Any, n: int) -> np.ndarray:
     P = check_square_channel(P)
     f = check_frequencies(f, P.shape[0])
     n = check_int(n, "n", minimum=1)
-    W = np.linalg.inv(P.T)
+    W = _inverted(np.linalg.inv, P.T)
     return ((W * W) @ (P.T @ f) - f) / n

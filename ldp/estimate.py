@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize
 
-from ._checks import check_init, check_iteration, check_real_rows, check_total, check_weights
+from ._checks import check_distribution, check_init, check_iteration, check_real_rows, check_total, check_weights
 from .audit import check_channel
 from .exceptions import warn_not_converged
 
@@ -183,6 +183,8 @@ def clip_normalise(v: Any, total: float = 1.0) -> np.ndarray:
     arr = _vector_or_rows(v, "v")
     t = _total(total)
     rows = np.maximum(np.atleast_2d(arr), 0.0)
+    top = rows.max(axis=1, keepdims=True)
+    rows = rows / np.where(top > 0, top, 1.0)  # scaled by the row maximum first: the sum cannot overflow
     s = rows.sum(axis=1, keepdims=True)
     out = np.where(s > 0, rows / np.where(s > 0, s, 1.0) * t, t / rows.shape[1])
     return out.reshape(arr.shape)
@@ -216,9 +218,9 @@ def log_likelihood(channel: Any, output_counts: Any, pi: Any) -> float:
     """``sum_y n_y log (πP)_y``: multinomial log-likelihood of output counts under input distribution π."""
     P = check_channel(channel, atol=1e-9, name="channel")
     counts = _weights(output_counts, "output_counts", P.shape[1])
-    pi = np.asarray(pi, dtype=float)
-    if pi.shape != (P.shape[0],):
-        raise ValueError(f"pi must have shape ({P.shape[0]},), got {pi.shape}")
+    if np.ndim(pi) != 1:
+        raise ValueError(f"pi must be a vector of shape ({P.shape[0]},), got shape {np.shape(pi)}")
+    pi = check_distribution(pi, P.shape[0], "pi")
     probs = pi @ P
     used = counts > 0
     with np.errstate(divide="ignore"):

@@ -44,13 +44,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._checks import check_int
+from ._checks import check_int, check_scheduler_address, check_seed
 from .profiles import current_profile
 
 __all__ = ["sweep", "summarise", "trial_rng", "backend_settings", "BACKENDS"]
 
 BACKENDS = ("serial", "joblib", "dask")
 _RESERVED = ("trial", "rng")
+#: seconds a sweep waits to connect to a Dask scheduler before failing (Dask's own default is 30 s)
+DASK_CONNECT_TIMEOUT = 5
 
 
 def backend_settings() -> dict[str, Any]:
@@ -75,11 +77,7 @@ def backend_settings() -> dict[str, Any]:
         if n_jobs < 1 and n_jobs != -1:
             raise ValueError(f"environment variable LDP_JOBS must be an integer >= 1 or -1 (every core), got {jobs!r}")
     if address is not None:
-        if "://" not in address:
-            raise ValueError(
-                f"environment variable LDP_SCHEDULER must be a scheduler address such as "
-                f"'tcp://host:8786', got {address!r}"
-            )
+        check_scheduler_address(address, "environment variable LDP_SCHEDULER")
         if backend not in (None, "dask"):
             raise ValueError(
                 f"environment variable LDP_SCHEDULER is set ({address!r}) but LDP_BACKEND is "
@@ -96,8 +94,12 @@ def trial_rng(seed: int, point: int, trial: int) -> np.random.Generator:
 
     ``SeedSequence.spawn`` gives child ``i`` the spawn key ``parent_key + (i,)``,
     so the grandchild ``(point, trial)`` is ``SeedSequence(seed, spawn_key=(point,
-    trial))``, whatever the numbers of points and trials.
+    trial))``, whatever the numbers of points and trials.  ``seed``, ``point`` and ``trial`` are integers
+    >= 0; ``seed=None`` is refused (it would give a fresh, unreproducible stream on every call).
     """
+    seed = check_seed(seed, "seed")
+    point = check_int(point, "point", minimum=0)
+    trial = check_int(trial, "trial", minimum=0)
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(point, trial)))
 
 
@@ -185,9 +187,8 @@ def _dask_client(client: Any, scheduler_address: Any) -> tuple[Any, bool]:
             raise TypeError(f"client must be a dask.distributed.Client, got {type(client).__name__}")
         return client, False
     if scheduler_address is not None:
-        if not isinstance(scheduler_address, str) or not scheduler_address:
-            raise TypeError(f"scheduler_address must be a string such as 'tcp://host:8786', got {scheduler_address!r}")
-        return distributed.Client(scheduler_address), True
+        check_scheduler_address(scheduler_address, "scheduler_address")
+        return distributed.Client(scheduler_address, timeout=DASK_CONNECT_TIMEOUT), True
     try:
         return distributed.get_client(), False
     except ValueError:
@@ -332,7 +333,7 @@ def _plan(
         raise TypeError(f"func must be callable, got {type(func).__name__}")
     keys, values = _check_grid(grid)
     trials = check_int(trials, "trials", minimum=1)
-    seed = check_int(seed, "seed", minimum=0)
+    seed = check_seed(seed, "seed")
     points = [dict(zip(keys, combo)) for combo in itertools.product(*values)]
     tasks = [(pi, t) for pi in range(len(points)) for t in range(trials)]
     return keys, points, tasks, seed
@@ -357,6 +358,8 @@ def _resolve_backend(
         raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
     if backend != "dask" and (client is not None or scheduler_address is not None):
         raise ValueError(f"client / scheduler_address are only used with backend='dask', not {backend!r}")
+    if scheduler_address is not None:
+        check_scheduler_address(scheduler_address, "scheduler_address")
     return backend, n_jobs, scheduler_address
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._checks import as_generator, check_codes, check_int
+from ._checks import as_generator, check_codes, check_indices, check_int
 
 __all__ = ["ProductDomain", "CodedTable", "distinct_rows", "equal_width_codes", "interval_labels"]
 
@@ -271,13 +271,17 @@ class CodedTable:
 
     # ------------------------------------------------------------------ new tables
     def with_codes(self, codes: Any) -> CodedTable:
-        """A table with the same attribute schema and new codes (e.g. a synthetic release), without labels."""
+        """A table with the same attribute schema and new codes (e.g. a synthetic release), without labels.
+
+        ``codes`` is a 2-D ``(records, attributes)`` array (one record is ``codes[None, :]``); the label column
+        ``y`` is never carried over, whatever the number of rows, because new codes describe other records.
+        """
         return replace(self, codes=np.asarray(codes), y=None, classes=())
 
     def select(self, columns: Sequence[int]) -> CodedTable:
         """The table restricted to the attributes ``columns`` (in that order)."""
-        cols = [int(c) for c in columns]
-        if not cols or len(set(cols)) != len(cols) or min(cols) < 0 or max(cols) >= self.d:
+        cols = check_indices(columns, self.d, "columns").tolist()
+        if not cols or len(set(cols)) != len(cols):
             raise ValueError(f"columns must be distinct indices in {{0, ..., {self.d - 1}}}, got {cols}")
         return replace(
             self,
@@ -287,13 +291,13 @@ class CodedTable:
         )
 
     def take(self, rows: Any) -> CodedTable:
-        """Rows ``rows`` (indices or a boolean mask) of the table, labels included."""
-        idx = np.asarray(rows)
+        """Rows ``rows`` (indices in ``{0, ..., n-1}`` or a boolean mask of length ``n``), labels included."""
+        idx = check_indices(rows, self.n, "rows", allow_mask=True)
         return replace(self, codes=self.codes[idx], y=None if self.y is None else self.y[idx])
 
     def subsample(self, n: int, rng: Any = None) -> CodedTable:
-        """A uniformly random subset of ``min(n, self.n)`` rows, in file order (same domains)."""
-        n = check_int(n, "n", minimum=1)
+        """A uniformly random subset of ``n`` rows (``1 <= n <= self.n``), in file order (same domains)."""
+        n = check_int(n, "n", minimum=1, maximum=self.n)
         if n >= self.n:
             return self
         idx = np.sort(as_generator(rng).choice(self.n, size=n, replace=False))

@@ -150,17 +150,65 @@ def test_alg2_ties_change_only_the_relaxation():
 @pytest.mark.parametrize("tie", ["strict", "inclusive"])
 @pytest.mark.parametrize("m", [2, 4])
 def test_alg2_rows_all_equal_agree(tie, m):
-    """Rows that are all equal leak nothing: (0, 0) from cpl_alg2 and f* = 0 from alg2_pair under both tie rules.
-    Before the fix alg2_pair(g, g, 1, 0.01, tie="inclusive") selected every element (A = 1) and returned
-    f* = 0.01 = delta while cpl_alg2 on the same rows returned f = 0."""
+    """Rows that are all equal leak nothing: (0, 0) from cpl_alg2 under both tie rules (line 14 never keeps the
+    f* of a pair with ln H* = 0), while the pair-level greedy follows its documented rule (lines 5-13): with
+    G = G' every ratio equals the current value 1, so ">=" adds every element (A = 1, f* = delta) and ">" none."""
     g = np.array([0.2, 0.3, 0.5])
     P = np.tile(g, (m, 1))
     out = th.cpl_alg2(P, 1.0, 0.01, tie=tie)
     assert out == (0.0, 0.0)
     for x, xp in itertools.permutations(range(m), 2):
         r = th.alg2_pair(P[x], P[xp], 1.0, 0.01, tie=tie)
-        assert r.hbar == 1.0 and r.A == 0.0 and r.selected.size == 0
-        assert r.relaxation == out.relaxation
+        assert r.hbar == 1.0
+        if tie == "inclusive":
+            assert r.A == r.B == 1.0 and r.selected.tolist() == [0, 1, 2] and r.relaxation == 0.01
+        else:
+            assert r.A == r.B == 0.0 and r.selected.size == 0 and r.relaxation == 0.0
+
+
+def _algorithm2_as_printed(P, eps, delta, tie):
+    """Lines 1-19 of Algorithm 2 (Jayawardana et al.), transcribed literally: no break, the ``if`` of line 8 with
+    ``>=`` (``tie="inclusive"``) or ``>`` (``"strict"``), line 14's ``l < ln H*`` against ``l = 0``, and
+    ``f* = 0`` when no pair passes line 14.  Entries with 0/0 are left out of the sort (their ratio is undefined)."""
+    lam = math.expm1(eps)
+    l, f_bar = 0.0, 0.0  # line 1
+    for x, xp in itertools.permutations(range(P.shape[0]), 2):  # line 2
+        G, Gp = P[x], P[xp]  # lines 3-4
+        keep = (G > 0) | (Gp > 0)
+        with np.errstate(divide="ignore"):
+            ratio = np.where(keep, G / np.where(Gp > 0, Gp, 1.0), 0.0)
+        ratio = np.where(keep & (Gp == 0), np.inf, ratio)
+        order = [i for i in sorted(np.flatnonzero(keep), key=lambda i: -ratio[i])]  # line 5 (stable)
+        A = B = 0.0  # line 6
+        for i in order:  # line 7
+            current = (1 + A * lam) / (1 + B * lam)
+            if (ratio[i] >= current) if tie == "inclusive" else (ratio[i] > current):  # line 8
+                A, B = A + G[i], B + Gp[i]  # lines 9-10
+        H = (1 + A * lam) / (1 + B * lam)  # line 13
+        if l < math.log(H):  # line 14
+            l, f_bar = math.log(H), delta * A  # lines 15-16
+    return l, f_bar  # line 19
+
+
+@pytest.mark.parametrize("tie", ["strict", "inclusive"])
+@pytest.mark.parametrize("seed", range(12))
+def test_cpl_alg2_follows_the_printed_lines(tie, seed):
+    """cpl_alg2 equals the literal transcription of Algorithm 2, including equal rows (no leak: (0, 0)) and
+    exact ties (rows built from a few repeated probabilities)."""
+    rng = np.random.default_rng(900 + seed)
+    m, t = int(rng.integers(2, 5)), int(rng.integers(2, 6))
+    if seed % 3 == 0:  # some rows repeated: pairs with G = G'
+        P = random_conditional(rng, 2, t)[rng.integers(0, 2, size=m)]
+    elif seed % 3 == 1:  # probabilities on a coarse grid: exact ratio ties
+        P = rng.integers(0, 3, size=(m, t)).astype(float) + np.eye(m, t)
+        P /= P.sum(axis=1, keepdims=True)
+    else:
+        P = random_conditional(rng, m, t, zero_frac=0.2)
+    eps, delta = float(rng.choice([math.log(2), 0.7, 2.0])), 1e-2
+    want_l, want_f = _algorithm2_as_printed(P, eps, delta, tie)
+    out = th.cpl_alg2(P, eps, delta, tie=tie)
+    assert out.leakage == pytest.approx(want_l, rel=1e-12, abs=1e-15)
+    assert out.relaxation == pytest.approx(want_f, rel=1e-9, abs=1e-15)
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -172,7 +172,9 @@ def test_select_take_subsample_with_codes():
     assert r.y.tolist() == [1, 1]
     sub = t.subsample(2, rng=0)
     assert sub.n == 2 and "random subsample of 2 rows" in sub.source
-    assert t.subsample(10) is t
+    assert t.subsample(t.n) is t
+    with pytest.raises(ValueError, match=r"n must be <= \d+"):
+        t.subsample(t.n + 1)  # more rows than the table has: refused, not silently fewer
     w = t.with_codes(t.codes[:1])
     assert w.n == 1 and w.y is None and w.classes == ()
     with pytest.raises(ValueError, match="distinct indices"):

@@ -122,11 +122,22 @@ def _prior_only(log_prior: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(y == int(np.argmax(log_prior))))
 
 
+def _check_users(X: Any, y: Any, sizes: Any, m_label: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """The attributes ``X`` (one column per entry of ``sizes``) and labels ``y`` (one per row, in ``m_label``)."""
+    X, sizes = check_code_matrix(X, sizes, "X", "sizes")
+    y = check_codes(y, check_domain_size(m_label, "m_label"), "y")
+    if y.size != X.shape[0]:
+        raise ValueError(f"y must have one label per row of X ({X.shape[0]}), got {y.size}")
+    return X, y, sizes
+
+
 def labeldp_attack(
     X: np.ndarray, y: np.ndarray, sizes: Sequence[int], m_label: int, epsilon: float, rng: Any = None
 ) -> AttackResult:
     """Train LabelDP Naive Bayes on all users, then guess each user's label from her true attributes."""
-    tables = labeldp_joints(X, y, sizes, m_label, check_epsilon(epsilon), as_generator(rng))
+    eps = check_epsilon(epsilon)
+    X, y, sizes = _check_users(X, y, sizes, m_label)
+    tables = labeldp_joints(X, y, sizes, m_label, eps, as_generator(rng))
     log_prior, log_cond = nb_from_joints(tables.joints, m_label)
     guess = np.argmax(nb_log_scores(log_prior, log_cond, X), axis=1)
     return AttackResult(float(np.mean(guess == y)), _prior_only(log_prior, y), int(y.size))
@@ -157,10 +168,7 @@ def clldp_attack(
     if variant not in ("A", "B"):
         raise ValueError(f"variant must be 'A' or 'B', got {variant!r}")
     eps = check_epsilon(epsilon)
-    X, sizes = check_code_matrix(X, sizes, "X", "sizes")
-    y = check_codes(y, check_domain_size(m_label, "m_label"), "y")
-    if y.size != X.shape[0]:
-        raise ValueError(f"y must have one label per row of X ({X.shape[0]}), got {y.size}")
+    X, y, sizes = _check_users(X, y, sizes, m_label)
     fns = belief_functions(omega, len(sizes))
     gen = as_generator(rng)
     tables = collect_clldp_joints(

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_epsilon, check_probability
+from .._checks import check_epsilon, check_int, check_probability
 from ..oracles import SUE, FrequencyOracle
 from ..oracles.base import DelegatedProbabilities
 from .encoding import label_attribute_domain
@@ -108,9 +108,10 @@ class BasicSolution(DelegatedProbabilities, FrequencyOracle):
         return self.domain.reshape(self.estimate(reports))
 
     def expected_sq_l2(self, n: int) -> float:
-        """``E[Σ_x (f̂_x - f_x)^2] = m p(1-p)/(n(2p-1)^2)``."""
-        p = self.p
-        return self.m * p * (1 - p) / (n * (2 * p - 1) ** 2)
+        """``E[Σ_x (f̂_x - f_x)^2] = m p(1-p)/(n(2p-1)^2)``, with SUE's closed forms of ``1 - p`` and
+        ``2p - 1 = p - q`` (no cancellation at small or large budgets)."""
+        n = check_int(n, "n", minimum=1)
+        return self.m * self.p * self.one_minus_p / (n * self.p_minus_q**2)
 
     def channel(self) -> np.ndarray:
         """The ``m x 2^m`` channel (``m <= 12``)."""

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._checks import as_generator, check_int, check_probability
+from .._checks import as_generator, check_int, check_probability, check_seed
 from ..tables import CodedTable, equal_width_codes
 from .paper import ADULT_N, HEALTHCARE_N, SMARTGRID_N, SYNTHETIC_M_ATTR, SYNTHETIC_M_LABEL
 
@@ -217,7 +217,7 @@ def healthcare_conditionals(
     lam_range: tuple[float, float] = HEALTHCARE_LAMBDA, seed: int = HEALTHCARE_STRUCTURE_SEED
 ) -> list[np.ndarray]:
     """The stand-in's true tables ``Pr{a^c | l}`` (2 x m^c each): ``(1-λ_c) b_c + λ_c Dirichlet_l(1)``."""
-    gen = np.random.default_rng(seed)
+    gen = np.random.default_rng(check_seed(seed, "seed"))
     lam = gen.uniform(*lam_range, size=len(HEALTHCARE_DOMAINS))
     tables = []
     for c, m in enumerate(HEALTHCARE_DOMAINS):

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_epsilon, check_int
+from .._checks import check_domain_size, check_epsilon, check_int
 from ..oracles import subset_size
 from .khr import approx_n_variance, khr_p
 from .omega import check_label_conditional, omega_curve
@@ -32,12 +32,12 @@ K_RULES = ("paper", "floor_ceil", "oracle")
 
 def k_floor(epsilon: float, m: int) -> int:
     """``max(1, ⌊m/(e^ε + 1)⌋)``: the third curve of Fig. 3 (clamped to ``[1, ⌊m/2⌋]``, our reading of Eq. (8))."""
-    return subset_size(epsilon, m, "floor")
+    return subset_size(epsilon, check_domain_size(m, "m"), "floor")
 
 
 def k_ceil(epsilon: float, m: int) -> int:
     """``⌈m/(e^ε + 1)⌉`` clamped to ``[1, ⌊m/2⌋]``: the second candidate of Eq. (8)."""
-    return subset_size(epsilon, m, "ceil")
+    return subset_size(epsilon, check_domain_size(m, "m"), "ceil")
 
 
 def _omega_fn(omega_of_k: Any) -> Callable[[int], float]:
@@ -72,7 +72,7 @@ def select_k(epsilon: float, m: int, omega_of_k: Any, rule: str = "paper") -> in
         ``"oracle"``: argmin over all ``k`` in ``[1, max(1, ⌊m/2⌋)]``.
     """
     eps = check_epsilon(epsilon)
-    m = check_int(m, "m", minimum=2)
+    m = check_domain_size(m, "m", minimum=2)
     if rule not in K_RULES:
         raise ValueError(f"rule must be one of {K_RULES}, got {rule!r}")
     wk = _omega_fn(omega_of_k)

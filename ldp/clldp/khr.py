@@ -33,7 +33,9 @@ from .._checks import (
     MAX_EPSILON,
     as_generator,
     check_codes,
+    check_domain_size,
     check_epsilon,
+    check_frequency_values,
     check_int,
     check_mechanism_epsilon,
     check_probability,
@@ -95,7 +97,7 @@ def khr_p(epsilon: float, omega: float, k: int, m: int) -> float:
     """
     eps = check_mechanism_epsilon(epsilon)
     w = check_omega(omega)
-    m = check_int(m, "m", minimum=2)
+    m = check_domain_size(m, "m", minimum=2)
     k = _check_k(k, m)
     em1 = math.expm1(eps)
     return k * (em1 + w) / (k * em1 + m * w)
@@ -135,7 +137,7 @@ def _khr_parts(epsilon: float, omega: float, k: int, m: int) -> _KHRParts:
 
 def khr_q(p: float, k: int, m: int) -> float:
     """``q = (k - p)/(m - 1)``: probability that a given *other* index is reported (Sec. 4.2)."""
-    m = check_int(m, "m", minimum=2)
+    m = check_domain_size(m, "m", minimum=2)
     k = _check_k(k, m)
     p = check_probability(p, "p")
     return (k - p) / (m - 1)
@@ -143,7 +145,7 @@ def khr_q(p: float, k: int, m: int) -> float:
 
 def khr_epsilon(p: float, omega: float, k: int, m: int) -> float:
     """Theorem 2 read forwards: the CLLDP budget ``ln(ω (m-k)p/(k(1-p)) + 1 - ω)`` of a given ``p``."""
-    m = check_int(m, "m", minimum=2)
+    m = check_domain_size(m, "m", minimum=2)
     k = _check_k(k, m)
     w = check_omega(omega)
     p = check_probability(p, "p", open_high=True)
@@ -151,7 +153,11 @@ def khr_epsilon(p: float, omega: float, k: int, m: int) -> float:
 
 
 def approx_n_variance(p: float, q: float) -> float:
-    """``n · Var`` of the approximate Eq. (7): ``q(1-q)/(p-q)^2`` (the f-term dropped)."""
+    """``n · Var`` of the approximate Eq. (7): ``q(1-q)/(p-q)^2`` (the f-term dropped); ``p != q``."""
+    p = check_probability(p, "p")
+    q = check_probability(q, "q")
+    if p == q:
+        raise ValueError(f"p and q must differ (the estimator divides by p - q), got p = q = {p!r}")
     return q * (1 - q) / (p - q) ** 2
 
 
@@ -169,7 +175,7 @@ def khr_variance(epsilon: float, omega: float, k: int, m: int, n: int, f: Any = 
     t = _khr_parts(float(epsilon), float(omega), int(k), int(m))
     if f is None:
         return t.q * t.one_minus_q / t.p_minus_q**2 / n
-    f_arr = np.asarray(f, dtype=float)
+    f_arr = check_frequency_values(f, "f")
     out = (f_arr * t.p * t.one_minus_p + (1 - f_arr) * t.q * t.one_minus_q) / (n * t.p_minus_q**2)
     return float(out) if out.ndim == 0 else out
 

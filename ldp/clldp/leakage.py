@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_epsilon
+from .._checks import check_allocation, check_domain_size, check_epsilon
 from ..audit import channel_epsilon, check_channel
 from .khr import KHR, check_omega, khr_theta
 from .omega import check_label_conditional
@@ -74,8 +74,10 @@ def labeldp_channel(label_P: Any, m_attr: int) -> np.ndarray:
     Output ``(s', o)`` has index ``s' * n_label_outputs + o``; ``P[(l, s), (s', o)] = [s = s'] label_P[l, o]``.
     """
     L = check_channel(label_P, atol=1e-9, name="label_P")
+    m_attr = check_domain_size(m_attr, "m_attr", minimum=1)
     m_l, n_out = L.shape
-    eye = np.eye(int(m_attr))
+    check_allocation(m_l * m_attr * m_attr * n_out, 8, "the LabelDP channel", "m_attr", m_attr)
+    eye = np.eye(m_attr)
     P = np.einsum("st,lo->lsto", eye, L)  # (label, attr, attr', output)
     return P.reshape(m_l * int(m_attr), int(m_attr) * n_out)
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_int, check_label_conditional
+from .._checks import check_domain_size, check_int, check_label_conditional
 from ..estimate import clip_normalise
 
 __all__ = ["check_label_conditional", "omega", "omega_curve", "omega_bruteforce", "conditional_from_joint"]
@@ -78,7 +78,7 @@ def omega(cond: Any, k: int = 1) -> float:
     Table 1 of Xue et al.: ``omega(TABLE1, 1) = 0.77``, ``omega(TABLE1, 2) = 0.99``,
     ``omega(TABLE1, 3) = 1``.
     """
-    k = check_int(k, "k", minimum=1)
+    k = check_domain_size(k, "k", minimum=1)
     return float(omega_curve(cond, np.array([k]))[0])
 
 

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from scipy import integrate, stats
 
-from .._checks import as_generator, check_int
+from .._checks import as_generator, check_domain_size, check_int
 from ..oracles import GRR, SHE, FrequencyOracle, LocalHashing, SubsetSelection, UnaryEncoding, make
 
 __all__ = [
@@ -283,7 +283,7 @@ def attack_accuracy(oracle: FrequencyOracle, *, hash_model: str = "ideal") -> fl
 
 def two_level_channel(a: float, k: int) -> np.ndarray:
     """The GRR-like ``k x k`` channel with ``a`` on the diagonal and ``(1-a)/(k-1)`` elsewhere."""
-    k = check_int(k, "k", minimum=2)
+    k = check_domain_size(k, "k", minimum=2)
     if not (0.0 <= a <= 1.0):
         raise ValueError(f"a must lie in [0, 1], got {a!r}")
     K = np.full((k, k), (1.0 - a) / (k - 1))
@@ -366,7 +366,7 @@ def effective_channel_epsilon(oracle_or_a: Any, k: int | None = None) -> float:
         a = float(oracle_or_a)
         if k is None:
             raise ValueError("k is required when an accuracy a is given")
-        k = check_int(k, "k", minimum=2)
+        k = check_domain_size(k, "k", minimum=2)
     if not (1.0 / k <= a < 1.0):
         if a == 1.0:
             return math.inf

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from .._checks import check_epsilon
+from .._checks import check_allocation, check_epsilon, check_int
 from .tcpl import off_diagonal
 
 __all__ = ["REGIONS", "under_over", "region", "spl_anl", "grf", "sym_min"]
@@ -70,6 +70,8 @@ def region(x: float, y: float, tol: float = 1e-9) -> str:
 def spl_anl(n: int, epsilon: float) -> np.ndarray:
     """SPL-ANL: every ordered pair leaks ``ε`` (perfect-correlation assumption)."""
     eps = check_epsilon(epsilon)
+    n = check_int(n, "n", minimum=1)
+    check_allocation(n * n, 8, "the n x n leakage matrix", "n", n)
     L = np.full((n, n), eps)
     np.fill_diagonal(L, np.nan)
     return L

@@ -54,7 +54,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import stats
 
-from .._checks import as_generator, check_epsilon, check_int
+from .._checks import as_generator, check_domain_size, check_epsilon, check_int
 from ..audit import check_channel
 from .attacks import _mechanism_factory, infer
 from .paper import R_EXPANSION, SURROGATES
@@ -217,7 +217,7 @@ def contingency(x: Any, w: Any, m: int, k_w: Any) -> np.ndarray:
     """
     x = np.asarray(x)
     w = np.asarray(w)
-    m = check_int(m, "m", minimum=1)
+    m = check_domain_size(m, "m", minimum=1)
     if x.ndim != 1 or not np.issubdtype(x.dtype, np.integer):
         raise TypeError("x must be a 1-D integer array")
     if w.ndim == 1:

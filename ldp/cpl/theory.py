@@ -39,7 +39,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon, check_int, check_probability, check_release_channel
+from .._checks import (
+    as_generator,
+    check_domain_size,
+    check_epsilon,
+    check_int,
+    check_probability,
+    check_release_channel,
+)
 from ..audit import channel_epsilon, check_channel
 
 __all__ = [
@@ -219,16 +226,14 @@ def alg2_pair(g: Any, gp: Any, epsilon: float, delta: float = 0.0, *, tie: str =
     ties with a current value above 1 (e.g. ``G = (0.5, 0.3, 0.2)``, ``G' = (0.25, 0.25, 0.5)``
     at ``ε = ln 2``: the second ratio 1.2 equals ``H̄`` after the first step).
 
-    **A pair that does not leak** (``H̄* = 1``, which happens exactly when ``G = G'``)
-    returns ``S* = ∅``, ``A = B = 0`` and ``f* = 0`` under either tie rule.  The inclusive
-    rule would otherwise add every element (each ratio equals the current value 1) and
-    report ``f* = δ`` for a pair whose composed channel has identical rows, i.e. leaks
-    nothing at all.  This is the reading of the printed algorithm: its line 14 keeps a
-    pair's ``f*`` only when ``ln H̄*`` exceeds the running maximum, initialised to 0, so
-    the ``f*`` of a non-leaking pair is never used, and :func:`cpl_alg2` returns
-    ``(0, 0)`` when no pair leaks.  The authors' code (``CPL_calculation/Algorithm_2.py``,
-    ``jayawardana2025code``) uses the strict test and also gives ``f* = 0`` there.  With
-    this rule both functions agree on every input, ties included.
+    The pair-level greedy follows its tie rule everywhere, lines 5-13 of the printed
+    algorithm: for **a pair that does not leak** (``G = G'``, so ``H̄* = 1``) every ratio equals
+    the current value 1, so ``tie="inclusive"`` adds every element (``A = B = 1``,
+    ``f* = δ``) and ``tie="strict"`` adds none (``A = B = 0``, ``f* = 0``).  Such an ``f*``
+    never reaches the result of Algorithm 2: its line 14 keeps a pair's ``f*`` only when
+    ``ln H̄*`` exceeds the running maximum, initialised to 0, so :func:`cpl_alg2` returns
+    ``(0, 0)`` when no pair leaks, under either tie rule (as the authors' code,
+    ``CPL_calculation/Algorithm_2.py`` of ``jayawardana2025code``, which uses the strict test).
 
     This is the reference (loop) implementation; :func:`cpl_alg2` is the
     vectorised one used everywhere else, and the tests check they agree.
@@ -262,10 +267,6 @@ def alg2_pair(g: Any, gp: Any, epsilon: float, delta: float = 0.0, *, tie: str =
         B += gp[i]
         chosen.append(int(i))
     value = (1.0 + lam * A) / (1.0 + lam * B)
-    if value <= 1.0:  # the pair does not leak: no relaxation either (see the docstring)
-        A = B = 0.0
-        chosen = []
-        value = 1.0
     return Alg2Pair(float(value), np.array(chosen, dtype=np.int64), float(A), float(B), float(delta * A))
 
 
@@ -512,7 +513,7 @@ def random_conditional(m: int, t: int, rng: Any = None, *, zero_frac: float = 0.
     renormalised (a row left empty puts all its mass on the first column).  Used by
     the theory notebook's numerical checks.
     """
-    m = check_int(m, "m", minimum=1)
+    m = check_domain_size(m, "m", minimum=1)
     t = check_int(t, "t", minimum=1)
     if isinstance(zero_frac, bool) or not isinstance(zero_frac, (int, float)) or not 0 <= zero_frac < 1:
         raise ValueError(f"zero_frac must be a number in [0, 1), got {zero_frac!r}")

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._checks import as_generator, check_int
+from .._checks import as_generator, check_domain_size, check_int
 from ..data.registry import ADULT_COLUMNS
 from ..tables import CodedTable, equal_width_codes, interval_labels
 
@@ -244,7 +244,7 @@ def retail_standin(n: int = RETAIL_RECORDS, d: int = RETAIL_ITEMS, rng: Any = 19
     paper reports for its Retail subset; item frequencies are about 10-40 %.
     """
     n = check_int(n, "n", minimum=1)
-    d = check_int(d, "d", minimum=2)
+    d = check_domain_size(d, "d", minimum=2)
     gen = as_generator(rng)
     z = (gen.random(n) < 0.35).astype(np.int64)  # occasional vs. heavy shoppers
     rates = np.vstack([gen.uniform(0.03, 0.2, d), gen.uniform(0.35, 0.8, d)])

@@ -73,7 +73,7 @@ def rappor_communication_cost(domains: Sequence[int], p: float) -> float:
 
 def record_epsilon(f: float, h: int, d: int) -> float:
     """Record-level budget of a ``d``-attribute LoPub report: ``d * 2h ln((2-f)/f)`` (erratum E3)."""
-    d = check_int(d, "d", minimum=1)
+    d = check_domain_size(d, "d", minimum=1)
     return d * epsilon_from_f(f, h)
 
 
@@ -148,8 +148,8 @@ class LoPubEncoder:
         filters: Sequence[Any] | None = None,
     ) -> None:
         self.f = check_probability(f, "f", open_low=True, open_high=True)
-        self.h = check_int(h, "h", minimum=1)
-        self.m = check_int(m, "m", minimum=1)
+        self.h = check_domain_size(h, "h", minimum=1)
+        self.m = check_domain_size(m, "m", minimum=1)
         if self.m < self.h:
             raise ValueError(
                 f"m must be >= h: a filter of m = {self.m} bits cannot hold h = {self.h} hash positions meaningfully"

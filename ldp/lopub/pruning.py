@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._checks import check_int, check_probability
+from .._checks import check_domain_size, check_probability
 from .dependency import check_edge_rule, dependency_graph, edge_count, entropy
 
 MODES = ("nonbinary", "binary")
@@ -48,7 +48,7 @@ def half_up(x: float) -> int:
 
 def n_keep(d: int, phi: float, rounding: str = "half_up") -> int:
     """Number of attributes kept by Algorithm 5: ``half_up(d (1 - phi))`` (or the printed floor)."""
-    d = check_int(d, "d", minimum=2)
+    d = check_domain_size(d, "d", minimum=2)
     phi = check_probability(phi, "phi")
     if rounding not in ROUNDINGS:
         raise ValueError(f"rounding must be one of {ROUNDINGS}, got {rounding!r}")

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_int, check_probability
+from .._checks import as_generator, check_domain_size, check_int, check_probability
 from ..exceptions import ConvergenceWarning
 from ..metrics import avd
 from ..tables import CodedTable
@@ -56,7 +56,7 @@ def sample_rows(n: int, rate: float, seed: int) -> np.ndarray:
 
 def random_combinations(d: int, k: int, count: int, seed: int) -> list[tuple[int, ...]]:
     """``count`` distinct random ``k``-subsets of ``range(d)`` (all of them if there are fewer)."""
-    d = check_int(d, "d", minimum=1)
+    d = check_domain_size(d, "d", minimum=1)
     k = check_int(k, "k", minimum=1, maximum=d)
     count = check_int(count, "count", minimum=1)
     total = math.comb(d, k)

@@ -72,7 +72,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon, check_int
+from .._checks import as_generator, check_domain_size, check_epsilon, check_int
 from ..oracles import GRR, OUE, adaptive_oracle
 from .frameworks import PTJ, Tallies, check_pairs, check_table
 from .samplers import split_table
@@ -141,14 +141,14 @@ class HECScriptTallies:
 
 def hec_script_branch(epsilon: float, d: int) -> str:
     """The script's adaptive choice over the ``d + 1`` values (items and the extra value): ``"GRR"`` or ``"OUE"``."""
-    o = adaptive_oracle(check_epsilon(epsilon), check_int(d, "d", minimum=1) + 1)
+    o = adaptive_oracle(check_epsilon(epsilon), check_domain_size(d, "d", minimum=1) + 1)
     return "GRR" if isinstance(o, GRR) else "OUE"
 
 
 def hec_script_group_sizes(N: int, c: int) -> int:
     """Users per label group in the script: ``N // c`` (the ``N mod c`` left over report nothing)."""
     N = check_int(N, "N", minimum=0)
-    c = check_int(c, "c", minimum=2)
+    c = check_domain_size(c, "c", minimum=2)
     if N < c:
         raise ValueError(f"N must be at least c={c} (one user per label group), got N={N}")
     return N // c

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._checks import as_generator, check_int
+from .._checks import as_generator, check_domain_size, check_total
 from .frameworks import pairs_to_table
 from .paper import SYN34_ITEMS, SYN34_RECORDS
 
@@ -70,7 +70,8 @@ JD_CLASS_SIZES = (850_000, 4_000_000, 3_000_000, 314_000, 170_000)
 
 def syn_class_sizes(c: int, total: float = SYN34_RECORDS) -> np.ndarray:
     """Class sizes of SYN3/SYN4: a half-Gaussian profile ``exp(-x^2/8)``, ``x = linspace(0, 3.5, c)``."""
-    c = check_int(c, "c", minimum=2)
+    c = check_domain_size(c, "c", minimum=2)
+    total = check_total(total, "total")
     x = np.linspace(0, 3.5, c)
     w = np.exp(-(x**2) / (2 * 2**2))
     return (total * w / w.sum()).astype(np.int64)
@@ -78,7 +79,7 @@ def syn_class_sizes(c: int, total: float = SYN34_RECORDS) -> np.ndarray:
 
 def syn_scales(c: int) -> np.ndarray:
     """Per-class exponential rates ``0.001 + 0.099 exp(-5 t)``, ``t = linspace(0, 1, c)`` (0.1 down to 0.00167)."""
-    c = check_int(c, "c", minimum=2)
+    c = check_domain_size(c, "c", minimum=2)
     return 0.001 + 0.099 * np.exp(-5 * np.linspace(0, 1, c))
 
 
@@ -129,8 +130,8 @@ def syn_classes_table(
     The realised number of users exceeds ``total`` because of the floor of 1 per item
     (5 178 550 for ``c = 10``); it does not depend on the seed.
     """
-    c = check_int(c, "c", minimum=2)
-    d = check_int(d, "d", minimum=2)
+    c = check_domain_size(c, "c", minimum=2)
+    d = check_domain_size(d, "d", minimum=2)
     if profile not in ("exponential", "zipf"):
         raise ValueError(f"profile must be 'exponential' or 'zipf', got {profile!r}")
     sizes = syn_class_sizes(c, total) if class_sizes is None else np.asarray(class_sizes, dtype=np.int64)

@@ -48,6 +48,8 @@ from .._checks import (
     check_epsilon,
     check_frequency_values,
     check_int,
+    check_report_pair,
+    check_support_counts,
     check_table,
 )
 from ..mechanism import Mechanism
@@ -197,17 +199,30 @@ class MulticlassFramework(Mechanism):
             raise TypeError(f"counts must be a Tallies, got {type(counts).__name__}")
         if n is not None and check_int(n, "n", minimum=1) != counts.N:
             raise ValueError(f"n={n} differs from the number of users in the tallies, {counts.N}")
-        if counts.N < 1:
-            raise ValueError(f"counts.N must be >= 1, got {counts.N}")
-        pair = np.asarray(counts.pair)
-        if (
-            pair.shape != (self.c, self.d)
-            or not np.all(np.isfinite(pair))
-            or np.any(pair < 0)
-            or np.any(pair > counts.N)
-        ):
-            raise ValueError(f"counts.pair must be a ({self.c}, {self.d}) table of counts in [0, N={counts.N}]")
-        return self._estimate(counts)
+        return self._estimate(self._check_tallies(counts))
+
+    def _check_tallies(self, counts: Tallies) -> Tallies:
+        """The tallies with every field checked: ``N`` an integer >= 1; ``pair`` a ``(c, d)`` table and ``item``
+        a length-``d`` vector of counts in ``[0, N]``; ``label`` and ``group`` length-``c`` counts summing to ``N``
+        (every user reports one label and belongs to one group; a group has at least one user).  Real-valued
+        tallies (expectations) are accepted: sums are compared within a relative 1e-9."""
+        N = check_int(counts.N, "counts.N", minimum=1)
+        pair = check_support_counts(np.ravel(counts.pair), self.c * self.d, N, "counts.pair")
+        if np.shape(counts.pair) != (self.c, self.d):
+            raise ValueError(f"counts.pair must have shape ({self.c}, {self.d}), got {np.shape(counts.pair)}")
+        fields = {"pair": pair.reshape(self.c, self.d)}
+        if counts.item is not None:
+            fields["item"] = check_support_counts(counts.item, self.d, N, "counts.item")
+        for name in ("label", "group"):
+            value = getattr(counts, name)
+            if value is not None:
+                arr = check_support_counts(value, self.c, N, f"counts.{name}")
+                if not math.isclose(math.fsum(arr), N, rel_tol=1e-9):  # expected (real) tallies sum to N too
+                    raise ValueError(f"counts.{name} must sum to counts.N={N}, got {arr.sum():g}")
+                fields[name] = arr
+        if counts.group is not None and np.any(fields["group"] < 1):
+            raise ValueError(f"counts.group must give every group at least one user, got {counts.group!r}")
+        return Tallies(N=N, **fields)
 
     @abstractmethod
     def _estimate(self, tallies: Tallies) -> np.ndarray:
@@ -243,7 +258,7 @@ class MulticlassFramework(Mechanism):
         raise ValueError(f"{type(self).__name__} has no single enumerable channel")
 
     def _table(self, table: Any) -> np.ndarray:
-        return check_table(table, self.c, self.d)
+        return check_table(table, self.c, self.d, "true_counts")
 
     def _pairs(self, labels: Any, items: Any) -> tuple[np.ndarray, np.ndarray]:
         return check_pairs(labels, items, self.c, self.d)
@@ -309,7 +324,7 @@ class HEC(MulticlassFramework):
         return group, self.oracle.perturb(value, gen)
 
     def support_counts(self, reports: tuple[np.ndarray, Any]) -> Tallies:
-        group, rep = reports
+        group, rep = check_report_pair(reports, "reports", "(group, reports)")
         group = check_codes(group, self.c, "group")
         pair = np.zeros((self.c, self.d), dtype=np.int64)
         rep_arr = np.asarray(rep)
@@ -462,7 +477,7 @@ class PTS(MulticlassFramework):
         return self.label_oracle.perturb(lab, gen), self.item_oracle.perturb(itm, gen)
 
     def support_counts(self, reports: tuple[np.ndarray, Any]) -> Tallies:
-        lab, rep = reports
+        lab, rep = check_report_pair(reports, "reports", "(reported labels, item reports)")
         lab = check_codes(lab, self.c, "reported labels")
         rep = np.asarray(rep)
         if self.item_oracle.n_reports(rep) != lab.size:

@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_choice, check_epsilon, check_int, check_probability
+from .._checks import as_generator, check_choice, check_domain_size, check_epsilon, check_int, check_probability
 from ..metrics import f1_topk, ncr
 from ..oracles import GRR
 from .frameworks import check_table, split_budget
@@ -115,8 +115,8 @@ def iteration_counts(d: int, k: int) -> tuple[int, int, int]:
 
     The paper prints ``log2(d/4k) + 1`` without the ceiling; the authors' code rounds up.
     """
-    d = check_int(d, "d", minimum=1)
-    k = check_int(k, "k", minimum=1)
+    d = check_domain_size(d, "d", minimum=1)
+    k = check_domain_size(k, "k", minimum=1)
     it = max(1, math.ceil(math.log2(d / (4 * k))) + 1)
     return it, it // 2, it - it // 2
 
@@ -129,7 +129,7 @@ def pem_levels(D: int, K: int, m_ext: int = M_EXT) -> list[int]:
     ``R = 1 + ceil((L - s0)/m_ext)`` rounds (as in the authors' top-k code).
     """
     D = check_int(D, "D", minimum=2)
-    K = check_int(K, "K", minimum=1)
+    K = check_domain_size(K, "K", minimum=1)
     m_ext = check_int(m_ext, "m_ext", minimum=1)
     L = (D - 1).bit_length()
     s0 = min(int(math.floor(math.log2(K))) + 1, L)
@@ -140,9 +140,9 @@ def pem_levels(D: int, K: int, m_ext: int = M_EXT) -> list[int]:
 # ---------------------------------------------------------------------------- validation
 def _check_sizes(c: int, d: int, k: int) -> tuple[int, int, int]:
     """Validate the class count ``c`` (>= 2), the item count ``d`` (>= 2) and ``k`` (1..d)."""
-    c = check_int(c, "c", minimum=2)
-    d = check_int(d, "d", minimum=2)
-    k = check_int(k, "k", minimum=1)
+    c = check_domain_size(c, "c", minimum=2)
+    d = check_domain_size(d, "d", minimum=2)
+    k = check_domain_size(k, "k", minimum=1)
     if k > d:
         raise ValueError(f"k must be <= the number of items d={d}, got k={k}")
     return c, d, k

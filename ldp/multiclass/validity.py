@@ -147,9 +147,11 @@ class VP(Mechanism):
         ``Cov(X, F) = -E X E F`` per user.
         """
         n = check_int(n, "n", minimum=1)
-        f = np.asarray(f, dtype=float)
-        if f.shape != (self.d + 1,) or not np.all(np.isfinite(f)) or np.any(f < 0) or abs(f.sum() - 1) > 1e-9:
-            raise ValueError(f"f must be a probability vector of length d + 1 = {self.d + 1}, got shape {f.shape}")
+        from .._checks import check_distribution
+
+        if np.ndim(f) != 1:
+            raise ValueError(f"f must be a probability vector of length d + 1 = {self.d + 1}, got shape {np.shape(f)}")
+        f = check_distribution(f, self.d + 1, "f")
         p, q = self.p, self.q
         kappa = ((1 - q) * q - q * (1 - p)) / (p - q)
         delta = (1 - q) * (p - q)
@@ -209,7 +211,9 @@ class CP(MulticlassFramework):
         return rep, self.vp.perturb(itm, rep == lab, gen)
 
     def support_counts(self, reports: tuple[np.ndarray, np.ndarray]) -> Tallies:
-        lab, bits = reports
+        from .._checks import check_report_pair
+
+        lab, bits = check_report_pair(reports, "reports", "(reported labels, item reports)")
         lab = check_codes(lab, self.c, "reported labels")
         bits = np.asarray(bits, dtype=bool)
         if bits.shape != (lab.size, self.d + 1):

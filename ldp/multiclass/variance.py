@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_epsilon, check_int
+from .._checks import check_domain_size, check_epsilon
 from ..oracles import GRR, OUE, adaptive_oracle
 
 __all__ = [
@@ -61,7 +61,8 @@ def pts_probabilities(
     :func:`ldp.oracles.adaptive_oracle` (ε2, ``d``), GRR when ``d < 3e^ε2 + 2``, else OUE;
     ``d`` is then required.
     """
-    c = check_int(c, "c", minimum=2)
+    c = check_domain_size(c, "c", minimum=2)
+    d = None if d is None else check_domain_size(d, "d", minimum=2)
     g = GRR(check_epsilon(epsilon1, "epsilon1"), c)
     e2 = check_epsilon(epsilon2, "epsilon2")
     if item_oracle == "oue":
@@ -69,7 +70,7 @@ def pts_probabilities(
     elif item_oracle == "adaptive":
         if d is None:
             raise ValueError("item_oracle='adaptive' needs the number of items d")
-        o = adaptive_oracle(e2, check_int(d, "d", minimum=2))
+        o = adaptive_oracle(e2, d)
     else:
         raise ValueError(f"item_oracle must be 'oue' or 'adaptive', got {item_oracle!r}")
     return g.p, g.q, o.p, o.q
@@ -330,7 +331,7 @@ def replacement_noise(m_inv: float, d: int, p: float, q: float) -> tuple[float, 
     """Theorem 4: mean and variance of the count added to one valid item by ``m_inv`` invalid users who
     each report a uniformly random valid item through unary encoding."""
     p, q = _pq(p, q)
-    d = check_int(d, "d", minimum=1)
+    d = check_domain_size(d, "d", minimum=1)
     return m_inv * q + m_inv / d * (p - q), m_inv * q * (1 - q) + m_inv / d * (p - q) * (1 - p - q)
 
 

@@ -34,6 +34,8 @@ from .._checks import (
     check_frequency_values,
     check_int,
     check_mechanism_epsilon,
+    check_present,
+    check_reports_not_counts,
     check_support_counts,
 )
 from ..mechanism import Mechanism
@@ -93,7 +95,15 @@ class FrequencyOracle(Mechanism):
         return int(len(reports[0]) if isinstance(reports, tuple) else len(reports))
 
     def estimate(self, reports: Any) -> np.ndarray:
-        """Raw unbiased frequency estimate (may be negative; post-process with :mod:`ldp.estimate`)."""
+        """Raw unbiased frequency estimate (may be negative; post-process with :mod:`ldp.estimate`).
+
+        ``reports`` are per-user reports (the output of :meth:`perturb`); counts go to :meth:`estimate_counts`.
+        A 1-D vector of exactly ``d`` entries is refused as ambiguous (it reads as a count vector; see
+        :func:`ldp._checks.check_reports_not_counts`).
+        """
+        check_present(reports, "reports", "per-user reports (the output of perturb)")
+        if not isinstance(reports, tuple):
+            check_reports_not_counts(reports, self.d)
         n = self.n_reports(reports)
         if n == 0:
             raise ValueError("reports is empty: cannot estimate frequencies from zero users")

@@ -46,7 +46,15 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_epsilon, check_int, check_probability
+from .._checks import (
+    as_generator,
+    check_allocation,
+    check_count_array,
+    check_domain_size,
+    check_epsilon,
+    check_int,
+    check_probability,
+)
 from .base import FrequencyOracle
 
 _MASK64 = (1 << 64) - 1
@@ -72,10 +80,11 @@ def bloom_positions(d: int, m: int, h: int, hash_seed: int = 0) -> np.ndarray:
     ``position_t(v) = mix64(key_t xor v) mod m`` with
     ``key_t = mix64(mix64(hash_seed) xor (t + 1))`` (module docstring).
     """
-    d = check_int(d, "d", minimum=1)
-    m = check_int(m, "m", minimum=1)
-    h = check_int(h, "h", minimum=1)
+    d = check_domain_size(d, "d", minimum=1)
+    m = check_domain_size(m, "m", minimum=1)
+    h = check_domain_size(h, "h", minimum=1)
     hash_seed = check_int(hash_seed, "hash_seed", minimum=0, maximum=_MASK64)
+    check_allocation(d * h, 8, "the d x h hash positions", "d", d)
     seed_key = mix64(hash_seed)
     keys = mix64(seed_key ^ np.arange(1, h + 1, dtype=np.uint64))  # (h,)
     mixed = mix64((keys[None, :] ^ np.arange(d, dtype=np.uint64)[:, None]).ravel())
@@ -85,6 +94,7 @@ def bloom_positions(d: int, m: int, h: int, hash_seed: int = 0) -> np.ndarray:
 def bloom_matrix(d: int, m: int, h: int, hash_seed: int = 0) -> np.ndarray:
     """The ``d x m`` 0/1 matrix (uint8) whose row ``v`` is the Bloom filter of ``v``."""
     pos = bloom_positions(d, m, h, hash_seed)
+    check_allocation(d * m, 1, "the d x m Bloom matrix", "m", m)
     B = np.zeros((d, m), dtype=np.uint8)
     B[np.repeat(np.arange(d), pos.shape[1]), pos.ravel()] = 1
     return B
@@ -112,14 +122,14 @@ def permanent_rr(bits: Any, f: float, rng: Any = None) -> np.ndarray:
 def epsilon_from_f(f: float, h: int) -> float:
     """Nominal RAPPOR/LoPub budget ``2h ln((2-f)/f)`` (LoPub Eq. (8))."""
     f = check_probability(f, "f", open_low=True, open_high=True)
-    h = check_int(h, "h", minimum=1)
+    h = check_domain_size(h, "h", minimum=1)
     return 2 * h * math.log((2 - f) / f)
 
 
 def f_from_epsilon(epsilon: float, h: int) -> float:
     """Invert :func:`epsilon_from_f`: ``f = 2/(1 + e^{eps/(2h)})``, in (0, 1) for every eps > 0."""
     eps = check_epsilon(epsilon)
-    h = check_int(h, "h", minimum=1)
+    h = check_domain_size(h, "h", minimum=1)
     t = math.exp(-eps / (2 * h))  # e^{-eps/(2h)}: no overflow at large budgets
     return 2.0 * t / (1.0 + t)
 
@@ -133,7 +143,7 @@ def debias_bit_counts(counts: Any, n: int, f: float) -> np.ndarray:
     """
     f = check_probability(f, "f", open_low=True, open_high=True)
     n = check_int(n, "n", minimum=1)
-    return (np.asarray(counts, dtype=float) - f * n / 2) / (1 - f)
+    return (check_count_array(counts, n, "counts") - f * n / 2) / (1 - f)
 
 
 def _check_filter_matrix(filters: Any, name: str = "filters") -> np.ndarray:
@@ -178,8 +188,8 @@ def full_rank_seed(d: int, m: int, h: int, start: int = 0, tries: int = 1000) ->
     until the matrix has full rank.  Raises ``ValueError`` when ``m < d`` (impossible)
     or when ``tries`` seeds all fail.
     """
-    d = check_int(d, "d", minimum=1)
-    m = check_int(m, "m", minimum=1)
+    d = check_domain_size(d, "d", minimum=1)
+    m = check_domain_size(m, "m", minimum=1)
     tries = check_int(tries, "tries", minimum=1)
     if m < d:
         raise ValueError(f"a d x m Bloom matrix cannot have rank d = {d} with m = {m} < d bits; increase m")
@@ -241,11 +251,12 @@ class BloomRAPPOR(FrequencyOracle):
         for label, value in (("d", d), ("m", m), ("h", h)):
             if value is None:
                 raise TypeError(f"BloomRAPPOR needs {label}")
-        h = check_int(h, "h", minimum=1)
+        h = check_domain_size(h, "h", minimum=1)
         if (epsilon is None) == (f is None):
             raise ValueError(f"give exactly one of epsilon and f, got epsilon={epsilon!r}, f={f!r}")
         if f is None:
             f = f_from_epsilon(epsilon, h)
+            self._p_minus_q = math.tanh(check_epsilon(epsilon) / (4 * h))
             if not 0.0 < f / 2 < 1.0 - f / 2 < 1.0:
                 raise ValueError(
                     f"epsilon={epsilon!r} is too large for h={h}: the flip probability f={f!r} "
@@ -255,8 +266,9 @@ class BloomRAPPOR(FrequencyOracle):
             f = check_probability(f, "f", open_low=True, open_high=True)
             if not 1.0 - f / 2 < 1.0:
                 raise ValueError(f"f={f!r} is too small: 1 - f/2 rounds to 1 in double precision")
+            self._p_minus_q = 1.0 - f
         super().__init__(epsilon_from_f(f, h), d)
-        self.m = check_int(m, "m", minimum=1)
+        self.m = check_domain_size(m, "m", minimum=1)
         self.h = h
         self.f = f
         self.hash_seed = check_int(hash_seed, "hash_seed", minimum=0, maximum=_MASK64)
@@ -298,6 +310,12 @@ class BloomRAPPOR(FrequencyOracle):
     def one_minus_p(self) -> float:
         """``1 - p = f/2`` exactly."""
         return self.f / 2
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = 1 - f = tanh(eps/(4h))`` for ``f = 2/(1 + e^{eps/(2h)})``: the closed form from the budget
+        (accurate for small budgets, where the subtraction ``1 - f`` cancels); ``1 - f`` when built from ``f``."""
+        return self._p_minus_q
 
     @property
     def exact_epsilon(self) -> float:
@@ -375,7 +393,7 @@ class BloomRAPPOR(FrequencyOracle):
         """
         n = check_int(n, "n", minimum=1)
         A = self._least_squares()
-        return (self.f / 2) * (1 - self.f / 2) / (1 - self.f) ** 2 * (A @ A.T) / n
+        return (self.f / 2) * (1 - self.f / 2) / self.p_minus_q**2 * (A @ A.T) / n
 
     def variance(self, n: int, f: Any = 0.0) -> np.ndarray:
         """Per-value variance (length ``d``); the true frequency ``f`` does not enter (see :meth:`covariance`).

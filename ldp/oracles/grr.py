@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_codes
+from .._checks import check_allocation, check_codes
 from .base import FrequencyOracle
 
 #: users whose keep-or-move uniforms :meth:`GRR.perturb` draws at a time (512 KiB of doubles)
@@ -106,6 +106,7 @@ class GRR(FrequencyOracle):
         return np.bincount(arr, minlength=self.d)
 
     def channel(self) -> np.ndarray:
+        check_allocation(self.d * self.d, 8, "the d x d channel", "d", self.d)
         P = np.full((self.d, self.d), self.q)
         np.fill_diagonal(P, self.p)
         return P

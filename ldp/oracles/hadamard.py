@@ -63,7 +63,11 @@ def fwht(a: Any) -> np.ndarray:
 
 def hadamard_matrix(K: int) -> np.ndarray:
     """The explicit ``K x K`` Sylvester--Hadamard matrix (int8), for tests and small examples."""
-    if K < 1 or K & (K - 1):
+    from .._checks import check_allocation, check_int
+
+    K = check_int(K, "K", minimum=1)
+    check_allocation(K * K, 1, "the K x K Hadamard matrix", "K", K)
+    if K & (K - 1):
         raise ValueError(f"K must be a power of two, got {K}")
     idx = np.arange(K)
     parity = (np.bitwise_count(idx[:, None] & idx[None, :]) & 1).astype(np.int8)
@@ -178,6 +182,9 @@ class HadamardResponse(FrequencyOracle):
 
     def channel(self) -> np.ndarray:
         """The ``d x K`` channel."""
+        from .._checks import check_allocation
+
+        check_allocation(self.d * self.K, 8, f"the d x K = {self.d} x {self.K} channel", "d", self.d)
         return self.channel_entry(np.arange(self.d)[:, None], np.arange(self.K)[None, :])
 
     # ------------------------------------------------------------------ count-level sampler

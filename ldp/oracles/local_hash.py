@@ -70,7 +70,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._checks import check_epsilon, check_int
+from .._checks import check_allocation, check_epsilon, check_int
 from .base import FrequencyOracle
 
 #: the Mersenne prime 2^31 - 1, the default modulus of the hash family
@@ -119,6 +119,15 @@ def _is_prime(n: int) -> bool:
     return True
 
 
+def _check_family(g: Any, prime: Any) -> tuple[int, int]:
+    """The hash range ``g`` (an integer in ``[2, 2^31]``) and the family's ``prime`` (a prime <= 2^31 - 1)."""
+    g = check_int(g, "g", minimum=2, maximum=2**31)
+    prime = check_int(prime, "prime", minimum=2, maximum=MERSENNE31)
+    if not _is_prime(prime):
+        raise ValueError(f"prime must be a prime number, got {prime}")
+    return g, prime
+
+
 def olh_g(epsilon: float, rule: str = "round") -> int:
     """The integer hash range of OLH for ``epsilon``.
 
@@ -161,6 +170,7 @@ def universal_hash(a: Any, b: Any, v: Any, g: int, prime: int = MERSENNE31) -> n
 
     Exact int64 arithmetic for ``prime <= 2^31 - 1``, ``v < 2^31`` and ``g <= 2^31``.
     """
+    g, prime = _check_family(g, prime)
     a = np.asarray(a, dtype=np.int64)
     b = np.asarray(b, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
@@ -173,6 +183,8 @@ def bucket_sizes(g: int, prime: int = MERSENNE31) -> np.ndarray:
     Each size is ``ceil((j+1) P/g) - ceil(j P/g)``, i.e. ``floor(P/g)`` or ``ceil(P/g)``;
     O(g) memory, meant for small ``g`` (tests, teaching).
     """
+    g, prime = _check_family(g, prime)
+    check_allocation(g + 1, 8, "the g + 1 bucket edges", "g", g)
     edges = -((-np.arange(g + 1, dtype=object) * prime) // g)  # ceil(j * prime / g), exact
     return np.diff(edges).astype(np.int64)
 
@@ -183,6 +195,7 @@ def collision_probability(g: int, prime: int = MERSENNE31) -> float:
     Equals ``1/g - delta`` with ``delta = [P(g-1) - rho(g-rho)]/(g P (P-1))`` and
     ``rho = P mod g`` (module docstring).
     """
+    g, prime = _check_family(g, prime)
     k, rho = divmod(prime, g)  # rho buckets hold k + 1 residues, the other g - rho hold k
     pairs = rho * (k + 1) * k + (g - rho) * k * (k - 1)
     return pairs / (prime * (prime - 1))
@@ -220,10 +233,7 @@ class LocalHashing(FrequencyOracle):
 
     def __init__(self, epsilon: float, d: int, g: int, *, prime: int = MERSENNE31) -> None:
         super().__init__(epsilon, d)
-        self.g = check_int(g, "g", minimum=2, maximum=2**31)
-        prime = check_int(prime, "prime", minimum=2, maximum=MERSENNE31)
-        if not _is_prime(prime):
-            raise ValueError(f"prime must be a prime number, got {prime}")
+        self.g, prime = _check_family(g, prime)
         if prime < self.d:
             raise ValueError(f"prime must be >= d = {self.d} so distinct values stay distinct mod prime, got {prime}")
         self.prime = prime

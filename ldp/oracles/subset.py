@@ -380,22 +380,24 @@ class SubsetSelection(ClosedFormProbabilities, FrequencyOracle):
         s = self._check_subset(subset)
         w = self.subset_size
         if x in s:
-            mass, logc = self.p, _log_comb(self.d - 1, w - 1)
-            exact_c = math.comb(self.d - 1, w - 1)
+            mass, k = self.p, w - 1
         else:
-            mass, logc = 1 - self.p, _log_comb(self.d - 1, w)
-            exact_c = math.comb(self.d - 1, w)
+            mass, k = self.one_minus_p, w  # the closed form of 1 - p, not the subtraction
+        logc = _log_comb(self.d - 1, k)
         if log:
             return math.log(mass) - logc
-        return mass / exact_c if logc < 700 else math.exp(math.log(mass) - logc)
+        return mass / math.comb(self.d - 1, k) if logc < 700 else math.exp(math.log(mass) - logc)
 
     def output_subsets(self) -> np.ndarray:
         """All ``C(d, omega)`` subsets (lexicographic), in the column order of :meth:`channel`."""
-        total = math.comb(self.d, self.subset_size)
-        if total > MAX_CHANNEL_OUTPUTS:
+        # decided in logs first: C(d, omega) may have millions of digits
+        log_total = _log_comb(self.d, self.subset_size)
+        total = math.comb(self.d, self.subset_size) if log_total < math.log(MAX_CHANNEL_OUTPUTS) + 1 else None
+        if total is None or total > MAX_CHANNEL_OUTPUTS:
+            size = f"{total}" if total is not None else f"about 10^{log_total / math.log(10):.1f}"
             raise ValueError(
-                f"C(d, omega) = C({self.d}, {self.subset_size}) = {total} outputs is too many to enumerate "
-                f"(<= {MAX_CHANNEL_OUTPUTS}); use channel_entry(x, subset) instead"
+                f"C(d, omega) = C({self.d}, {self.subset_size}) = {size} outputs at d={self.d} is too many to "
+                f"enumerate (<= {MAX_CHANNEL_OUTPUTS}); use channel_entry(x, subset) instead"
             )
         return np.array(list(itertools.combinations(range(self.d), self.subset_size)), dtype=np.int64)
 
@@ -405,7 +407,7 @@ class SubsetSelection(ClosedFormProbabilities, FrequencyOracle):
         inside = np.zeros((self.d, subsets.shape[0]), dtype=bool)
         inside[subsets.T, np.arange(subsets.shape[0])] = True
         w = self.subset_size
-        return np.where(inside, self.p / math.comb(self.d - 1, w - 1), (1 - self.p) / math.comb(self.d - 1, w))
+        return np.where(inside, self.p / math.comb(self.d - 1, w - 1), self.one_minus_p / math.comb(self.d - 1, w))
 
     def __repr__(self) -> str:
         return f"SubsetSelection(epsilon={self.epsilon:g}, d={self.d}, subset_size={self.subset_size})"

@@ -39,8 +39,13 @@ def unary_epsilon(p: float, q: float) -> float:
 
     ``ln[p (1 - q) / ((1 - p) q)]`` (Wang et al. 2017, Eq. (6)): the worst output
     sets the two bits in which the one-hot encodings of ``x`` and ``x'`` differ
-    to (1, 0); every other bit contributes the same factor to both rows.
+    to (1, 0); every other bit contributes the same factor to both rows.  ``p`` and ``q`` are
+    probabilities with ``q <= p`` (the unary-encoding convention; ``q > p`` is refused).
     """
+    p = check_probability(p, "p")
+    q = check_probability(q, "q")
+    if q > p:
+        raise ValueError(f"q must be <= p (a bit is kept more often than it is set), got p={p!r}, q={q!r}")
     if p in (0.0, 1.0) or q in (0.0, 1.0):
         return math.inf
     return math.log(p * (1 - q)) - math.log((1 - p) * q)
@@ -388,6 +393,11 @@ class OUE(UnaryEncoding):
         q = 1.0 / (math.exp(eps) + 1) if eps < 700 else 0.0
         _check_representable(eps, 0.5, q)
         super().__init__(eps, d, 0.5, q)
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q = 1/2 - 1/(e^eps + 1) = tanh(eps/2)/2``, accurate for small ``eps`` too."""
+        return math.tanh(self.epsilon / 2) / 2
 
     def __repr__(self) -> str:
         return f"OUE(epsilon={self.epsilon:g}, d={self.d})"

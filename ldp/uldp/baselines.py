@@ -54,6 +54,7 @@ class TDRR(JointMechanism):
 
     def channel(self) -> np.ndarray:
         """``P[(x,y), (x̃,ỹ)] = P_x[x, x̃] · P_y[y, ỹ]``: the Kronecker product of the two uRR channels."""
+        self._check_channel_size()
         return np.kron(self.x_mech.channel(), self.y_mech.channel())
 
     def perturb(self, x: Any, y: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +67,7 @@ class TDRR(JointMechanism):
 
     def marginal_estimates(self, report_freq: Any) -> tuple[np.ndarray, np.ndarray]:
         """uRR estimates of the ``x`` and ``y`` marginals from the joint report frequencies."""
-        c = np.asarray(self._flat(report_freq, "report_freq"), dtype=float).reshape(self.shape)
+        c = self._report_freq(report_freq).reshape(self.shape)
         return (
             self.x_mech.estimate_from_frequencies(c.sum(axis=1)),
             self.y_mech.estimate_from_frequencies(c.sum(axis=0)),
@@ -136,7 +137,7 @@ class JointGRR(JointMechanism):
 
     def estimate_from_frequencies(self, report_freq: Any) -> np.ndarray:
         """GRR calibration ``(c/N − q)/(p − q)`` (frequencies are the support counts of one unit of mass)."""
-        freq = np.asarray(self._flat(report_freq, "report_freq"), dtype=float)
+        freq = self._report_freq(report_freq)
         return self._shaped(self.oracle.estimate_counts(freq, 1))
 
     def variance(self, n: int, f: Any) -> np.ndarray:

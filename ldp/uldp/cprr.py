@@ -96,7 +96,7 @@ class CPRR(JointMechanism):
 
     def estimate_from_frequencies(self, report_freq: Any) -> np.ndarray:
         """Algorithm 4 (corrected): the uRR estimator on the flat cells."""
-        return self._shaped(self.flat.estimate_from_frequencies(self._flat(report_freq, "report_freq")))
+        return self._shaped(self.flat.estimate_from_frequencies(self._report_freq(report_freq)))
 
     def variance(self, n: int, f: Any) -> np.ndarray:
         """Exact variance: Eq. (56) on ``S'``; ``f(1−t')/(N t')`` on ``W_I×V_I`` (Eq. (57) as printed is wrong)."""

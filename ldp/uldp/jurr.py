@@ -134,6 +134,7 @@ class JuRR(JointMechanism):
     # ------------------------------------------------------------------ channel
     def channel(self) -> np.ndarray:
         """The ``K × K`` channel of Algorithm 1 (rows = input cells ``x*k_y + y``)."""
+        self._check_channel_size()
         pr = self.params
         kx, ky = self.model.shape
         xs, ys = self.model.x.mask, self.model.y.mask
@@ -186,7 +187,7 @@ class JuRR(JointMechanism):
           ``f̂ = (c/N − q (F_N + F_S))/(p − q)``;
         * (N,S) cells: the same with rows, ``m``, ``n``, ``s_y``.
         """
-        c = np.asarray(self._flat(report_freq, "report_freq"), dtype=float).reshape(self.shape)
+        c = self._report_freq(report_freq).reshape(self.shape)
         pr = self.params
         xs, ys = self.model.x.mask, self.model.y.mask
         sx, sy = self.model.sx, self.model.sy

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import channels
-from .._checks import check_counts
+from .._checks import check_allocation, check_counts, check_distribution, check_reports_not_counts
 from ..mechanism import Mechanism
 
 __all__ = ["ChannelMechanism"]
@@ -75,6 +75,14 @@ class ChannelMechanism(Mechanism):
             raise ValueError(f"{name} sums to 0: at least one user is needed")
         return flat
 
+    def _check_channel_size(self) -> None:
+        """Refuse, before building it, a ``K x K`` channel above the allocation limit (it names the shape)."""
+        check_allocation(self.n_cells**2, 8, f"the K x K channel over K = {self.n_cells} cells", "shape", self.shape)
+
+    def _report_freq(self, report_freq: Any) -> np.ndarray:
+        """Report frequencies ``c/N`` as a flat float vector: a distribution over the ``K`` cells."""
+        return check_distribution(self._flat(report_freq, "report_freq"), self.n_cells, "report_freq")
+
     def _freq(self, f: Any, name: str = "f") -> np.ndarray:
         return channels.check_frequencies(self._flat(f, name), self.n_cells, name)
 
@@ -95,6 +103,13 @@ class ChannelMechanism(Mechanism):
         return self._shaped(channels.output_distribution(self.channel(), self._freq(f)))
 
     # ------------------------------------------------------------------ estimation
+    def estimate(self, reports: Any) -> np.ndarray:
+        """The raw estimate from per-user reports; for a one-attribute mechanism a 1-D vector of exactly ``d``
+        reports is refused as ambiguous with counts (:func:`ldp._checks.check_reports_not_counts`)."""
+        if len(self.shape) == 1:
+            check_reports_not_counts(reports, self.n_cells)
+        return super().estimate(reports)
+
     def estimate_counts(self, counts: Any, n: int | None = None) -> np.ndarray:
         """Raw frequency estimate from integer report counts (entries may be negative).
 
@@ -110,7 +125,7 @@ class ChannelMechanism(Mechanism):
 
         Default: channel inversion ``solve(Pᵀ, c/N)``.
         """
-        freq = np.asarray(self._flat(report_freq, "report_freq"), dtype=float)
+        freq = self._report_freq(report_freq)
         return self._shaped(channels.inverse_estimate(self.channel(), freq))
 
     # ------------------------------------------------------------------ exact error

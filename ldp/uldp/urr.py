@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .. import channels
-from .._checks import check_domain_size
+from .._checks import check_allocation, check_domain_size
 from .mechanism import ChannelMechanism
 from .model import SensitiveDomain
 
@@ -89,6 +89,7 @@ class URR(ChannelMechanism):
         return float(np.expm1(self.epsilon) / self.denominator)
 
     def channel(self) -> np.ndarray:
+        check_allocation(self.d * self.d, 8, "the d x d channel", "d", self.d)
         mask = self.domain.mask
         P = np.zeros((self.d, self.d))
         P[:, mask] = self.to_protected
@@ -113,7 +114,7 @@ class URR(ChannelMechanism):
     # ------------------------------------------------------------------ server side
     def estimate_from_frequencies(self, report_freq: Any) -> np.ndarray:
         """Closed-form channel inverse (module docstring)."""
-        freq = np.asarray(self._flat(report_freq, "report_freq"), dtype=float)
+        freq = self._report_freq(report_freq)
         scale = self.denominator / np.expm1(self.epsilon)
         return np.where(self.domain.mask, (freq - self.to_protected) * scale, freq * scale)
 
