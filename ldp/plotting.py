@@ -537,7 +537,7 @@ def finish_figure(
     ----------
     fig : matplotlib Figure
     title : str, optional
-        Figure title (suptitle).  A title mentioning the build "profile" is refused.
+        Figure title (suptitle); a title mentioning the build "profile" is refused.
     legend : {"auto", "inside", "outside"}, False or None
     fit : {"xy", "x", "y"} or None
     margin : float
@@ -545,18 +545,16 @@ def finish_figure(
     column_px : float
         Width of the page column in CSS pixels.
 
-    Returns ``fig``; :func:`layout_problems` lists what a test checks on it.
-
-    Raises ValueError on bad ``legend``/``fit``/``margin``, one label on two series of a panel, "profile" in a title.
+    Returns
+    -------
+    Figure
+        ``fig``; :func:`layout_problems` lists what a test checks on it.
     """
     fig = _check_finish_args(fig, legend, fit, margin, column_px)
     if title is not None:
         fig.suptitle(str(title))
     _refuse_machinery_words(fig)
-    fig.set_layout_engine("constrained")
-    w, h = fig.get_size_inches()
-    if w > PAGE_WIDTH_IN:
-        fig.set_size_inches(PAGE_WIDTH_IN, h * PAGE_WIDTH_IN / w)
+    _constrained_page_width(fig)
     _distinct_series(fig)
     _raise_small_fonts(fig, column_px)
     if fit:
@@ -568,6 +566,13 @@ def finish_figure(
     _wrap_long_labels(fig)
     _thin_crowded_ticks(fig)
     return fig
+
+
+def _constrained_page_width(fig: Any) -> None:
+    fig.set_layout_engine("constrained")
+    w, h = fig.get_size_inches()
+    if w > PAGE_WIDTH_IN:
+        fig.set_size_inches(PAGE_WIDTH_IN, h * PAGE_WIDTH_IN / w)
 
 
 def _check_finish_args(fig: Any, legend: Any, fit: Any, margin: Any, column_px: Any) -> Any:
