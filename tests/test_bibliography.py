@@ -53,7 +53,9 @@ def test_cited_code_has_a_commit_or_version():
 
 #: LaTeX that pybtex prints as written (issue 25: "$\pm 0.02$", "\texttt PTJ.py" on the bibliography page);
 #: accents ({\'e}), escaped underscores (\_), en dashes (--) and \url are decoded by pybtex and stay allowed
-RAW_LATEX = re.compile(r"\$|\\(?:texttt|textit|textbf|emph|pm|times|cdot|le|ge|mathrm|mathbb|ldots|epsilon|varepsilon)\b")
+RAW_LATEX = re.compile(
+    r"\$|\\(?:texttt|textit|textbf|emph|pm|times|cdot|le|ge|mathrm|mathbb|ldots|epsilon|varepsilon)\b"
+)
 
 
 @pytest.mark.parametrize("key", sorted(BIB.entries), ids=str)

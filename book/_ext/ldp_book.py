@@ -384,6 +384,24 @@ def _register_authoryear_style():
 
 
 
+# --------------------------------------------------------------------------- no machinery on the page
+#: cell tags whose cells never reach a page: the papermill ``parameters`` cell (``PROFILE = "book"``) is for
+#: runs, not for readers (the page says which build it is; the downloaded .ipynb keeps the cell)
+REMOVED_CELL_TAGS = ("parameters",)
+
+
+class RemoveMachineryCells(SphinxPostTransform):
+    """Drop notebook cells tagged ``parameters`` from the rendered page (myst-nb marks them ``tag_<tag>``)."""
+
+    default_priority = 10
+
+    def run(self, **kwargs):
+        classes = {f"tag_{tag}" for tag in REMOVED_CELL_TAGS}
+        for node in list(self.document.findall(nodes.container)):
+            if classes & set(node.get("classes", [])) and node.parent is not None:
+                node.parent.remove(node)
+
+
 # --------------------------------------------------------------------------- computed reference text
 # Numbers a page states about the book itself (chapter numbers, the index of proof blocks, which chapters have
 # exercises, the profile of this build) are computed when the book is built, never typed: a ``pending`` node is
@@ -570,6 +588,7 @@ def setup(app):
     app.connect("html-page-context", _colab_from_published_sources, priority=502)
     app.connect("build-finished", _write_ipynbs)
     app.add_post_transform(ScoreboardTotal)
+    app.add_post_transform(RemoveMachineryCells)
     app.add_node(ldp_pending)
     app.add_directive("ldp-proof-index", ProofIndex)
     app.add_directive("ldp-build-note", BuildNote)
