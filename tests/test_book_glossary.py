@@ -34,6 +34,7 @@ ALLOWED = {
     "ID",
     "IDs",
     "PyPI",
+    "IoTDATALab",  # the GitHub organisation of LoPub's code, a name
     "LaTeX",
     "GitHub",
     "HIV",
