@@ -47,6 +47,8 @@ __all__ = [
     "sample_joint",
     "adult_scheme_a",
     "cvd_categorical",
+    "cvd_with_binned",
+    "CVD_BINNED",
     "celeba_synth",
     "lfw_synth",
     "cvd_synth",
@@ -115,6 +117,30 @@ def cvd_categorical(frame: pd.DataFrame) -> pd.DataFrame:
     if missing:
         raise ValueError(f"frame lacks CVD columns {sorted(missing)}")
     return frame[list(CVD_ATTRIBUTES)].astype("category").reset_index(drop=True)
+
+
+#: binned numeric CVD attributes a 7-attribute selection could plausibly include (our binnings; none is published)
+CVD_BINNED = ("age_decade", "bmi_class", "bp_class")
+
+
+def cvd_with_binned(frame: pd.DataFrame) -> pd.DataFrame:
+    """The seven categorical CVD attributes plus three binned numeric ones (:data:`CVD_BINNED`).
+
+    ``age_decade``: age in whole decades (the file gives days); ``bmi_class``: the
+    WHO classes of weight / height² (< 18.5, 18.5-25, 25-30, >= 30); ``bp_class``:
+    systolic pressure ``ap_hi`` < 120, 120-139, >= 140 mmHg.  Used only to try other
+    readings of the paper's unnamed seven attributes.
+    """
+    base = cvd_categorical(frame)
+    need = {"age", "height", "weight", "ap_hi"} - set(frame.columns)
+    if need:
+        raise ValueError(f"frame lacks CVD columns {sorted(need)}")
+    f = frame.reset_index(drop=True)
+    bmi = f["weight"] / (f["height"] / 100.0) ** 2
+    base["age_decade"] = (f["age"] // 3652.5).astype(int).astype("category")
+    base["bmi_class"] = pd.Categorical(np.digitize(bmi, [18.5, 25, 30]))
+    base["bp_class"] = pd.Categorical(np.digitize(f["ap_hi"], [120, 140]))
+    return base
 
 
 # ----------------------------------------------------------------------------- CelebA-like stand-in
