@@ -46,6 +46,7 @@ __all__ = [
     "CALIBRATION_ATTRIBUTES",
     "sample_joint",
     "adult_scheme_a",
+    "adult_scheme_b",
     "cvd_categorical",
     "cvd_with_binned",
     "CVD_BINNED",
@@ -106,6 +107,39 @@ def adult_scheme_a(frame: pd.DataFrame) -> pd.DataFrame:
     out["native_country"] = df["native_country"].astype("category")
     out["income"] = df["income"].astype("category")
     return out.reset_index(drop=True)
+
+
+_EDUCATION_B = {
+    **dict.fromkeys(["Preschool", "1st-4th", "5th-6th", "7th-8th", "9th", "10th", "11th", "12th"], "no diploma"),
+    "HS-grad": "HS-grad",
+    **dict.fromkeys(["Some-college", "Assoc-acdm", "Assoc-voc"], "some college"),
+    "Bachelors": "Bachelors",
+    **dict.fromkeys(["Masters", "Prof-school", "Doctorate"], "postgraduate"),
+}
+_MARITAL_B = {
+    **dict.fromkeys(["Married-civ-spouse", "Married-AF-spouse", "Married-spouse-absent"], "married"),
+    "Never-married": "never married",
+    **dict.fromkeys(["Divorced", "Separated", "Widowed"], "previously married"),
+}
+
+
+def adult_scheme_b(frame: pd.DataFrame) -> pd.DataFrame:
+    """UCI Adult binned coarsely ("scheme B", ours): another plausible reading of the paper's unpublished binning.
+
+    As :func:`adult_scheme_a` (same records and attributes), but age in three bands
+    (< 30, 30-49, 50+), education in five levels, marital status in three groups,
+    hours per week as < 40 / 40 / > 40 and native country as United States / other.
+    """
+    a = adult_scheme_a(frame)
+    df = frame.dropna(subset=list(ADULT_SCHEME_A)).reset_index(drop=True)
+    a["age"] = pd.Categorical.from_codes(np.digitize(df["age"], [30, 50]), ["<30", "30-49", "50+"])
+    a["education"] = df["education"].map(_EDUCATION_B).astype("category")
+    a["marital_status"] = df["marital_status"].map(_MARITAL_B).astype("category")
+    a["hours_per_week"] = pd.Categorical.from_codes(np.digitize(df["hours_per_week"], [40, 41]), ["<40", "40", ">40"])
+    a["native_country"] = pd.Categorical(np.where(df["native_country"] == "United-States", "United-States", "other"))
+    if a.isna().any().any():
+        raise ValueError("adult_scheme_b met a value outside its groups")
+    return a
 
 
 CVD_ATTRIBUTES = ("gender", "cholesterol", "gluc", "smoke", "alco", "active", "cardio")
