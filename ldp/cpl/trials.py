@@ -247,7 +247,9 @@ def empirical_cpl_se(counts: Any) -> float:
     return st.cpl_standard_error(c[keep] / rows[keep, None], rows[keep])
 
 
-def table_iii_replicates(n: int, r: int, epsilons: Sequence[float], *, trials: int = 200, rng: Any = None) -> pd.DataFrame:
+def table_iii_replicates(
+    n: int, r: int, epsilons: Sequence[float], *, trials: int = 200, rng: Any = None
+) -> pd.DataFrame:
     """Replicates of the whole Table III experiment at count level: one row per (ε, replicate).
 
     Each replicate draws the ``n`` records' joint table from Eq. (28) (multinomial),
