@@ -138,3 +138,39 @@ def test_every_abbreviation_on_a_page_is_in_the_glossary(built_book, browser):  
     assert not gaps, "abbreviations on the page but not in the glossary:\n" + "\n".join(
         f"  {stem}: {words}" for stem, words in gaps.items()
     )
+
+
+_TABLE_BOXES = """() => {
+  const art = document.querySelector('article.bd-article');
+  const body = art.getBoundingClientRect();
+  const scroller = e => { for (let p = e.parentElement; p && p !== art; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX === 'auto' || s.overflowX === 'scroll') return p; } return null; };
+  const bad = [];
+  for (const t of art.querySelectorAll('table')) {
+    const r = t.getBoundingClientRect();
+    if (!r.width) continue;
+    const box = scroller(t);
+    const name = (t.querySelector('th, td') || {innerText: ''}).innerText.trim().slice(0, 30);
+    if (!box) { if (r.right > body.right + 1) bad.push(`table "${name}" cut: ${Math.round(r.width)} px`); continue; }
+    const b = box.getBoundingClientRect();
+    if (b.right > body.right + 1) bad.push(`box of table "${name}" wider than the page body`);
+    const frame = box.closest('.ldp-scroll-frame');
+    if (box.scrollWidth > box.clientWidth + 1 && !(frame && frame.classList.contains('ldp-more-right'))
+        && box.scrollLeft === 0) bad.push(`table "${name}" scrolls without a cue`);
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("width", [1400, 420])
+def test_tables_fit_or_scroll_in_their_own_box_with_a_cue(built_book, browser, width):  # noqa: F811
+    problems = []
+    for stem in toc_files():
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.route("http*://**", lambda route: route.abort())
+        page.goto((built_book / f"{stem}.html").as_uri(), wait_until="load")
+        page.wait_for_function("() => document.documentElement.classList.contains('ldp-js')", timeout=10_000)
+        problems += [f"{stem} at {width} px: {p}" for p in page.evaluate(_TABLE_BOXES)]
+        page.close()
+    assert not problems, "\n".join(problems)
