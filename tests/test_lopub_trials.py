@@ -235,16 +235,3 @@ def test_estimator_rows_record_the_support():
     for r in rows:
         assert 1 <= r["support"] <= r["cells"]
 
-
-def test_shared_legend_lists_each_label_once_below_the_panels():
-    from ldp.lopub.figures import shared_legend
-
-    fig, axes = new_figure(1, 2, layout="constrained")
-    for ax in axes:
-        ax.plot([0, 1], [0, 1], label="a")
-        ax.plot([0, 1], [1, 0], label="b")
-    leg = shared_legend(fig, axes)
-    assert [t.get_text() for t in leg.get_texts()] == ["a", "b"]
-    fig2, ax2 = new_figure(1, 2, layout="constrained")
-    with pytest.raises(ValueError, match="no labelled"):
-        shared_legend(fig2, ax2)
