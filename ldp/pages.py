@@ -50,7 +50,7 @@ def glue_values(values: Mapping[str, Any], *, prefix: str = "", display: bool = 
     Returns
     -------
     list of str
-        The glued names, in order.
+        The glued names, in order; a notebook cell that ends with this call displays nothing.
 
     Raises
     ------
@@ -74,7 +74,18 @@ def glue_values(values: Mapping[str, Any], *, prefix: str = "", display: bool = 
         raise ImportError("glue_values needs myst_nb (pip install 'ldp-compendium[book]')") from exc
     for name, value in zip(names, values.values()):
         glue(name, plain(value), display=display)
-    return names
+    return _GluedNames(names)
+
+
+class _GluedNames(list):
+    """The names :func:`glue_values` published: a list that a notebook cell never displays.
+
+    A cell ending in ``glue_values(...)`` would otherwise print the label list on the page (plumbing, not
+    content); the names stay available to code (``names[0]``, ``len(names)``, equality with a list).
+    """
+
+    def _ipython_display_(self) -> None:
+        return None
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -38,6 +38,8 @@ __all__ = [
     "MIN_FONT_PT",
     "overlay_paper_values",
     "plot_theory_vs_sim",
+    "finish_figure",
+    "layout_problems",
 ]
 
 #: Okabe–Ito colours plus a few extra distinct hues (used by the registry and the fallback)
@@ -482,3 +484,611 @@ def _check_sim_err(sim_err: Any, n: int) -> np.ndarray | None:
     if err.shape not in ((n,), (2, n)):
         raise ValueError(f"sim_err must have shape ({n},) or (2, {n}), got {err.shape}")
     return err
+
+
+# --------------------------------------------------------------------------------------------------
+# finish_figure: one layout pass for every multi-panel figure of the book
+# --------------------------------------------------------------------------------------------------
+
+#: corners and edges tried, in this order, for a legend inside a panel
+_LEGEND_SPOTS = (
+    "upper right",
+    "upper left",
+    "lower left",
+    "lower right",
+    "center right",
+    "center left",
+    "upper center",
+    "lower center",
+)
+#: most legend entries side by side in a legend below the panels
+_MAX_LEGEND_COLS = 4
+#: reference colours (black, greys): a series drawn in them is a reference and keeps its look
+_REFERENCE_COLOURS = {"#000000", "#4d4d4d", "#7f7f7f", "#808080"}
+
+
+def finish_figure(
+    fig: Any,
+    *,
+    title: str | None = None,
+    legend: str | bool | None = "auto",
+    fit: str | None = "xy",
+    margin: float = 0.05,
+    column_px: float = COLUMN_PX,
+) -> Any:
+    """Lay out a finished figure as every figure of the book is laid out; call it once, after drawing.
+
+    1. Constrained layout; a figure wider than :data:`PAGE_WIDTH_IN` is scaled to it.
+    2. Every labelled series gets a colour and marker pair no other series of the
+       figure has (the first free palette colour; an unmarked coloured line among
+       several series gets a marker about every eighth point).
+    3. ``fit``: each panel's ranges fitted to its lines, markers, error bars, bands,
+       bars and text anchors, plus ``margin`` and room for the largest marker (log
+       axes in log space; image panels keep theirs).
+    4. ``legend="auto"``: one legend below the panels when several panels have
+       labelled series (deduplicated by label); else inside the panel in the first
+       corner whose box covers no drawn data (measured), else below the panel.
+       ``"inside"`` forces the best corner, ``"outside"`` the legend below,
+       ``False`` removes legends, ``None`` keeps them as drawn.
+    5. Text smaller than :data:`MIN_FONT_PT` in a ``column_px`` column is raised to
+       it; colliding tick labels are thinned (category labels turned 30 degrees).
+
+    Parameters
+    ----------
+    fig : matplotlib Figure
+    title : str, optional
+        Figure title (suptitle); a title mentioning the build "profile" is refused.
+    legend : {"auto", "inside", "outside"}, False or None
+    fit : {"xy", "x", "y"} or None
+    margin : float
+        Fraction of the data range added on each side (0 to 0.5).
+    column_px : float
+        Width of the page column in CSS pixels.
+
+    Returns
+    -------
+    Figure
+        ``fig``; :func:`layout_problems` lists what a test checks on it.
+    """
+    fig = _check_finish_args(fig, legend, fit, margin, column_px)
+    if title is not None:
+        fig.suptitle(str(title))
+    _refuse_machinery_words(fig)
+    _constrained_page_width(fig)
+    _distinct_series(fig)
+    _raise_small_fonts(fig, column_px)
+    if fit:
+        _fit_ranges(fig, fit, margin)
+    if legend is not None:
+        _place_legends(fig, legend)
+    _raise_small_fonts(fig, column_px)
+    fig.draw_without_rendering()
+    _wrap_long_labels(fig)
+    _thin_crowded_ticks(fig)
+    return fig
+
+
+def _constrained_page_width(fig: Any) -> None:
+    fig.set_layout_engine("constrained")
+    w, h = fig.get_size_inches()
+    if w > PAGE_WIDTH_IN:
+        fig.set_size_inches(PAGE_WIDTH_IN, h * PAGE_WIDTH_IN / w)
+
+
+def _check_finish_args(fig: Any, legend: Any, fit: Any, margin: Any, column_px: Any) -> Any:
+    if not hasattr(fig, "add_subplot"):
+        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    if legend not in ("auto", "inside", "outside", False, None):
+        raise ValueError(f"legend must be 'auto', 'inside', 'outside', False or None, got {legend!r}")
+    if fit not in ("xy", "x", "y", None, ""):
+        raise ValueError(f"fit must be 'xy', 'x', 'y' or None, got {fit!r}")
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 0.5:
+        raise ValueError(f"margin must be a fraction from 0 to 0.5, got {margin!r}")
+    if isinstance(column_px, bool) or not isinstance(column_px, (int, float)) or not column_px > 0:
+        raise ValueError(f"column_px must be a positive number of pixels, got {column_px!r}")
+    return fig
+
+
+def _panels(fig: Any) -> list[Any]:
+    """The figure's visible rectilinear axes (colour bars and polar/3-D panels excluded)."""
+    return [
+        ax for ax in fig.get_axes() if ax.get_visible() and ax.name == "rectilinear" and not hasattr(ax, "_colorbar")
+    ]
+
+
+def _titles(fig: Any) -> list[Any]:
+    texts = [t for t in (getattr(fig, "_suptitle", None),) if t is not None] + list(fig.texts)
+    for ax in fig.get_axes():
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
+    return list(dict.fromkeys(texts))
+
+
+def _refuse_machinery_words(fig: Any) -> None:
+    for text in _titles(fig):
+        if re.search(r"\bprofiles?\b", text.get_text(), flags=re.IGNORECASE):
+            raise ValueError(
+                f"figure text {text.get_text()!r} mentions the build profile: say what the reader sees "
+                "(e.g. '10 trials per point') instead"
+            )
+
+
+# ---- series: distinct colour and marker ----------------------------------------------------------
+
+
+def _hex(colour: Any) -> str:
+    from matplotlib.colors import to_hex
+
+    try:
+        return to_hex(colour)
+    except (ValueError, TypeError):
+        arr = np.asarray(colour, dtype=float)
+        return to_hex(arr.reshape(-1, arr.shape[-1])[0]) if arr.size else "#000000"
+
+
+def _series_look(handle: Any) -> tuple[str, str] | None:
+    """``(colour, marker)`` of a legend handle, or None when it has no single colour (bars, patches)."""
+    from matplotlib.collections import Collection
+    from matplotlib.lines import Line2D
+
+    line = _main_line(handle)
+    if isinstance(line, Line2D):
+        marker = line.get_marker()
+        return _hex(line.get_color()), "" if marker in (None, "None", "none", " ", "") else str(marker)
+    if isinstance(handle, Collection):
+        return _hex(handle.get_facecolor() if len(handle.get_facecolor()) else handle.get_edgecolor()), "coll"
+    return None
+
+
+def _main_line(handle: Any) -> Any:
+    """The Line2D a legend handle draws its series with (an error bar's data line), or the handle."""
+    from matplotlib.container import ErrorbarContainer
+
+    if isinstance(handle, ErrorbarContainer):
+        return handle.lines[0]
+    return handle
+
+
+def _restyle(handle: Any, colour: str | None, marker: str | None, n_points: int) -> None:
+    from matplotlib.container import ErrorbarContainer
+
+    line = _main_line(handle)
+    if colour is not None:
+        line.set_color(colour)
+        if line.get_markerfacecolor() not in ("none", "None"):
+            line.set_markerfacecolor(colour)
+        line.set_markeredgecolor(colour)
+        if isinstance(handle, ErrorbarContainer):
+            for part in list(handle.lines[1]) + list(handle.lines[2]):
+                part.set_color(colour)
+    if marker is not None:
+        line.set_marker(marker)
+        if line.get_linestyle() not in ("None", "none", "", " ") and n_points > 10:
+            line.set_markevery(max(1, n_points // 8))
+
+
+def _labelled_series(fig: Any) -> list[tuple[Any, Any, str]]:
+    """``(axes, handle, label)`` of every labelled series, panel by panel; a label twice in a panel is refused."""
+    out = []
+    for ax in _panels(fig):
+        handles, labels = ax.get_legend_handles_labels()
+        seen = set()
+        for handle, label in zip(handles, labels):
+            if label in seen:
+                raise ValueError(
+                    f"two series of one panel are both labelled {label!r}: give each series its own label "
+                    "(e.g. the parameter that distinguishes them)"
+                )
+            seen.add(label)
+            out.append((ax, handle, label))
+    return out
+
+
+def _distinct_series(fig: Any) -> None:
+    """Give each label a (colour, marker) pair no other label of the figure has."""
+    series = _labelled_series(fig)
+    looks: dict[str, tuple[str, str]] = {}
+    for ax, handle, label in series:
+        look = _series_look(handle)
+        if look is None:
+            continue
+        if label in looks:  # the same series in another panel: draw it as in the first
+            if look != looks[label]:
+                _restyle(handle, looks[label][0], looks[label][1] or None, _n_points(handle))
+            continue
+        taken = set(looks.values())
+        several = sum(1 for a, _, _ in series if a is ax) > 1
+        colour, marker = look
+        if look[1] != "coll":
+            if (colour, marker) in taken and colour not in _REFERENCE_COLOURS:
+                colour = next((c for c in PALETTE if c not in {t[0] for t in taken}), colour)
+            if several and not marker and colour not in _REFERENCE_COLOURS:
+                marker = next(m for m in _MARKERS if (colour, m) not in taken)
+            if (colour, marker) in taken:
+                marker = next((m for m in _MARKERS if (colour, m) not in taken), marker)
+            if (colour, marker) != look:
+                _restyle(
+                    handle,
+                    colour if colour != look[0] else None,
+                    marker if marker != look[1] else None,
+                    _n_points(handle),
+                )
+        looks[label] = (colour, marker)
+
+
+def _n_points(handle: Any) -> int:
+    line = _main_line(handle)
+    return len(line.get_xdata()) if hasattr(line, "get_xdata") else 0
+
+
+# ---- what a panel shows, in data and display coordinates -----------------------------------------
+
+
+def _coords_of(ax: Any, transform: Any) -> str:
+    """Which coordinates of an artist are data coordinates of ``ax``: "xy", "x", "y" or ""."""
+    if transform == ax.transData:
+        return "xy"
+    if transform == ax.get_xaxis_transform():
+        return "x"
+    if transform == ax.get_yaxis_transform():
+        return "y"
+    return ""
+
+
+def _data_points(ax: Any) -> list[tuple[np.ndarray, str, float]]:
+    """``(points in data coordinates, which coordinates count, marker radius in pixels)`` per artist."""
+    from matplotlib.collections import LineCollection, PathCollection, PolyCollection
+
+    out = []
+    for line in ax.get_lines():
+        if line.get_visible() and len(line.get_xdata()):
+            radius = line.get_markersize() / 2 * ax.figure.dpi / 72 if _series_look(line)[1] else 0.0
+            out.append((np.asarray(line.get_xydata(), dtype=float), _coords_of(ax, line.get_transform()), radius))
+    for coll in ax.collections:
+        if not coll.get_visible():
+            continue
+        if isinstance(coll, PathCollection) and len(coll.get_offsets()):
+            sizes = coll.get_sizes()
+            radius = float(np.sqrt(np.max(sizes)) / 2 * ax.figure.dpi / 72) if len(sizes) else 0.0
+            out.append(
+                (np.asarray(coll.get_offsets(), dtype=float), _coords_of(ax, coll.get_offset_transform()), radius)
+            )
+        elif isinstance(coll, (LineCollection, PolyCollection)):
+            verts = [p.vertices for p in coll.get_paths() if len(p.vertices)]
+            if verts:
+                out.append((np.vstack(verts).astype(float), _coords_of(ax, coll.get_transform()), 0.0))
+    for patch in ax.patches:
+        if patch.get_visible():
+            verts = patch.get_patch_transform().transform(patch.get_path().vertices)
+            out.append((np.asarray(verts, dtype=float), _coords_of(ax, patch.get_data_transform()), 0.0))
+    for text in ax.texts:
+        if text.get_visible() and text.get_text().strip():
+            out.append((np.asarray([text.get_position()], dtype=float), _coords_of(ax, text.get_transform()), 0.0))
+    return out
+
+
+def _extent(ax: Any, axis: str) -> tuple[float, float, float] | None:
+    """Finite data range of ``ax`` along ``axis`` ("x" or "y") and the largest marker radius (pixels)."""
+    col = 0 if axis == "x" else 1
+    log = (ax.get_xscale() if axis == "x" else ax.get_yscale()) == "log"
+    lo, hi, radius = np.inf, -np.inf, 0.0
+    for pts, coords, r in _data_points(ax):
+        if axis not in coords:
+            continue
+        v = pts[:, col]
+        v = v[np.isfinite(v) & ((v > 0) if log else True)]
+        if v.size:
+            lo, hi, radius = min(lo, v.min()), max(hi, v.max()), max(radius, r)
+    return (float(lo), float(hi), radius) if lo <= hi else None
+
+
+def _fit_ranges(fig: Any, fit: str, margin: float) -> None:
+    fig.draw_without_rendering()
+    for ax in _panels(fig):
+        if ax.images:
+            continue
+        for axis in "xy":
+            if axis in fit:
+                _fit_axis(ax, axis, margin)
+
+
+def _fit_axis(ax: Any, axis: str, margin: float) -> None:
+    shared = (ax.get_shared_x_axes() if axis == "x" else ax.get_shared_y_axes()).get_siblings(ax)
+    found = [e for e in (_extent(a, axis) for a in shared) if e is not None]
+    if not found:
+        return
+    lo, hi = min(e[0] for e in found), max(e[1] for e in found)
+    bbox = ax.get_window_extent()
+    span_px = max(bbox.width if axis == "x" else bbox.height, 1.0)
+    pad = margin + max(e[2] for e in found) / span_px
+    log = (ax.get_xscale() if axis == "x" else ax.get_yscale()) == "log"
+    a, b = (np.log10(lo), np.log10(hi)) if log else (lo, hi)
+    width = b - a if b > a else (abs(a) * 0.1 or 0.5)
+    a, b = a - pad * width, b + pad * width
+    if log:
+        a, b = 10**a, 10**b
+    inverted = ax.xaxis_inverted() if axis == "x" else ax.yaxis_inverted()
+    setter = ax.set_xlim if axis == "x" else ax.set_ylim
+    setter((b, a) if inverted else (a, b))
+
+
+def _display_samples(ax: Any, step_px: float = 3.0) -> tuple[np.ndarray, float]:
+    """Points (display pixels) along every drawn series of ``ax``: vertices and the segments between them."""
+    from matplotlib.collections import LineCollection
+
+    chunks, radius = [np.empty((0, 2))], 0.0
+    for line in ax.get_lines():
+        if not line.get_visible() or not len(line.get_xdata()):
+            continue
+        pts = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float))
+        joined = line.get_linestyle() not in ("None", "none", "", " ")
+        chunks.append(_densify(pts, step_px) if joined else pts[np.isfinite(pts).all(axis=1)])
+        radius = max(radius, line.get_markersize() / 2 * ax.figure.dpi / 72 if _series_look(line)[1] else 0.0)
+    for coll in ax.collections:
+        if not coll.get_visible():
+            continue
+        if isinstance(coll, LineCollection):
+            for path in coll.get_paths():
+                chunks.append(_densify(coll.get_transform().transform(path.vertices), step_px))
+        elif len(coll.get_offsets()) and not coll.get_paths()[0].vertices.size > 50:
+            chunks.append(coll.get_offset_transform().transform(np.asarray(coll.get_offsets(), dtype=float)))
+    for text in ax.texts:
+        if text.get_visible() and text.get_text().strip():
+            box = text.get_window_extent()
+            chunks.append(np.array([[box.x0, box.y0], [box.x1, box.y1], [box.x0, box.y1], [box.x1, box.y0]]))
+    return np.vstack(chunks), radius
+
+
+def _densify(pts: np.ndarray, step_px: float) -> np.ndarray:
+    """Vertices of a polyline and points every ``step_px`` pixels along its finite segments."""
+    pts = np.asarray(pts, dtype=float)
+    out = [pts[np.isfinite(pts).all(axis=1)]]
+    a, b = pts[:-1], pts[1:]
+    ok = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
+    for p, q in zip(a[ok], b[ok]):
+        n = int(min(np.hypot(*(q - p)) / step_px, 2000))
+        if n > 1:
+            t = np.linspace(0, 1, n)[:, None]
+            out.append(p + t * (q - p))
+    return np.vstack(out) if out else np.empty((0, 2))
+
+
+def _filled_areas(ax: Any) -> list[Any]:
+    """Filled regions of ``ax`` as display-coordinate paths (bars, bands, patches)."""
+    from matplotlib.collections import PolyCollection
+
+    paths = [p.get_transform().transform_path(p.get_path()) for p in ax.patches if p.get_visible() and p.get_fill()]
+    for coll in ax.collections:
+        if isinstance(coll, PolyCollection) and coll.get_visible():
+            paths += [coll.get_transform().transform_path(p) for p in coll.get_paths()]
+    return paths
+
+
+def _covered(ax: Any, box: Any) -> int:
+    """How many drawn data samples of ``ax`` fall inside the display box ``box`` (images cover everything)."""
+    if ax.images:
+        return 10**6
+    pts, radius = _display_samples(ax)
+    x0, y0, x1, y1 = box.x0 - radius, box.y0 - radius, box.x1 + radius, box.y1 + radius
+    inside = int(np.sum((pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)))
+    grid = np.array([[x, y] for x in np.linspace(box.x0, box.x1, 6) for y in np.linspace(box.y0, box.y1, 4)])
+    for path in _filled_areas(ax):
+        inside += int(path.contains_points(grid).sum())
+    return inside
+
+
+# ---- legends ------------------------------------------------------------------------------------
+
+
+def _existing_legend_title(fig: Any) -> str | None:
+    for leg in [ax.get_legend() for ax in fig.get_axes()] + list(fig.legends):
+        if leg is not None and leg.get_title().get_text():
+            return leg.get_title().get_text()
+    return None
+
+
+def _remove_legends(fig: Any) -> None:
+    for ax in fig.get_axes():
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+    for leg in list(fig.legends):
+        leg.remove()
+
+
+def _place_legends(fig: Any, legend: str | bool) -> None:
+    title = _existing_legend_title(fig)
+    _remove_legends(fig)
+    if legend is False:
+        return
+    series = _labelled_series(fig)
+    if not series:
+        return
+    panels = list(dict.fromkeys(ax for ax, _, _ in series))
+    if legend == "outside" or (legend == "auto" and len(panels) > 1):
+        _legend_below(fig, series, title)
+        return
+    for ax in panels:
+        entries = [(h, lab) for a, h, lab in series if a is ax]
+        if not _legend_inside(fig, ax, entries, title, force=legend == "inside"):
+            _legend_below(fig, [(ax, h, lab) for h, lab in entries], title)
+
+
+def _legend_below(fig: Any, series: list[tuple[Any, Any, str]], title: str | None) -> Any:
+    """One legend below the panels, with as many entries side by side as the figure's width holds."""
+    entries = dict((label, handle) for _, handle, label in reversed(series))
+    labels = list(dict.fromkeys(label for _, _, label in series))
+    handles = [entries[label] for label in labels]
+    width = fig.get_size_inches()[0] * fig.dpi
+    for ncols in range(len(labels), 0, -1):
+        leg = fig.legend(handles, labels, loc="outside lower center", ncols=ncols, title=title)
+        if ncols == 1 or leg.get_window_extent(fig.canvas.get_renderer()).width <= 0.98 * width:
+            return leg
+        leg.remove()
+    return None
+
+
+def _wrap_long_labels(fig: Any) -> None:
+    """Break axis labels and panel titles longer than their panel's side onto two or more lines."""
+    import textwrap
+
+    renderer = fig.canvas.get_renderer()
+    for ax in _panels(fig):
+        frame = ax.get_window_extent(renderer)
+        for text, span, vertical in (
+            (ax.xaxis.label, frame.width, False),
+            (ax.title, frame.width, False),
+            (ax.yaxis.label, frame.height, True),
+        ):
+            words = text.get_text()
+            box = text.get_window_extent(renderer)
+            length = box.height if vertical else box.width
+            if words and "\n" not in words and "$" not in words and length > span:
+                chars = max(int(len(words) * span / length) - 1, 8)
+                text.set_text("\n".join(textwrap.wrap(words, chars)))
+
+
+def _legend_inside(fig: Any, ax: Any, entries: list[tuple[Any, str]], title: str | None, force: bool) -> bool:
+    """Put the legend in the corner of ``ax`` that covers the fewest data samples; False if none is free."""
+    handles, labels = [h for h, _ in entries], [lab for _, lab in entries]
+    leg = ax.legend(handles, labels, loc=_LEGEND_SPOTS[0], title=title)
+    fig.draw_without_rendering()
+    w, h = leg.get_window_extent().width, leg.get_window_extent().height
+    frame = ax.get_window_extent()
+    pad = leg.borderaxespad * leg._fontsize * fig.dpi / 72
+    scores = []
+    for spot in _LEGEND_SPOTS:
+        box = _spot_box(spot, frame, w, h, pad)
+        scores.append((_covered(ax, box), _LEGEND_SPOTS.index(spot), spot))
+    best = min(scores)
+    if best[0] > 0 and not force:
+        leg.remove()
+        return False
+    ax.legend(handles, labels, loc=best[2], title=title)
+    return True
+
+
+def _spot_box(spot: str, frame: Any, w: float, h: float, pad: float) -> Any:
+    from matplotlib.transforms import Bbox
+
+    vert, _, horiz = spot.partition(" ")
+    if vert == "center" and not horiz:
+        vert = horiz = "center"
+    x0 = {"left": frame.x0 + pad, "right": frame.x1 - pad - w, "center": (frame.x0 + frame.x1 - w) / 2}[horiz]
+    y0 = {"lower": frame.y0 + pad, "upper": frame.y1 - pad - h, "center": (frame.y0 + frame.y1 - h) / 2}[vert]
+    return Bbox.from_bounds(x0, y0, w, h)
+
+
+# ---- fonts and ticks ----------------------------------------------------------------------------
+
+
+def _display_factor(fig: Any, column_px: float) -> float:
+    """Displayed CSS points per font point of ``fig`` in a ``column_px`` column."""
+    natural_px = fig.get_size_inches()[0] * fig.dpi
+    return fig.dpi / 96 * min(1.0, column_px / natural_px)
+
+
+def _raise_small_fonts(fig: Any, column_px: float) -> None:
+    from matplotlib.text import Text
+
+    smallest = MIN_FONT_PT / _display_factor(fig, column_px) + 1e-9
+    for ax in fig.get_axes():
+        for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            labels = axis.get_ticklabels(which="both")
+            if labels and min(t.get_fontsize() for t in labels) < smallest:
+                ax.tick_params(axis=name, which="both", labelsize=smallest)
+    for text in fig.findobj(Text):
+        if text.get_fontsize() < smallest:
+            text.set_fontsize(smallest)
+
+
+def _overlapping(boxes: list[Any], gap: float = 1.0) -> bool:
+    for a, b in zip(boxes, boxes[1:]):
+        if a.x1 + gap > b.x0 and b.x1 + gap > a.x0 and a.y1 + gap > b.y0 and b.y1 + gap > a.y0:
+            return True
+    return False
+
+
+def _shown_ticklabels(axis: Any) -> list[Any]:
+    """The major tick labels the axis draws: visible, not empty, inside the view interval."""
+    lo, hi = sorted(axis.get_view_interval())
+    tol = (hi - lo) * 1e-9
+    return [
+        t
+        for loc, t in zip(axis.get_majorticklocs(), axis.get_majorticklabels())
+        if lo - tol <= loc <= hi + tol and t.get_visible() and t.get_text().strip()
+    ]
+
+
+def _tick_boxes(fig: Any, axis: Any) -> list[Any]:
+    renderer = fig.canvas.get_renderer()
+    return [t.get_window_extent(renderer) for t in _shown_ticklabels(axis)]
+
+
+def _thin_crowded_ticks(fig: Any) -> None:
+    """Fewer ticks (or turned category labels) wherever neighbouring tick labels collide."""
+    from matplotlib.ticker import FixedLocator, LogLocator, MaxNLocator
+
+    for _ in range(4):
+        fig.draw_without_rendering()
+        crowded = [
+            (ax, axis) for ax in _panels(fig) for axis in (ax.xaxis, ax.yaxis) if _overlapping(_tick_boxes(fig, axis))
+        ]
+        if not crowded:
+            return
+        for ax, axis in crowded:
+            n = max(len(_tick_boxes(fig, axis)) - 1, 2)
+            locator = axis.get_major_locator()
+            if isinstance(locator, FixedLocator):
+                if axis is ax.xaxis:
+                    ax.tick_params(axis="x", labelrotation=30)
+                    for t in axis.get_ticklabels():
+                        t.set_horizontalalignment("right")
+            elif isinstance(locator, LogLocator):
+                axis.set_major_locator(LogLocator(numticks=n))
+            else:
+                axis.set_major_locator(MaxNLocator(nbins=max(n - 1, 2)))
+
+
+def layout_problems(fig: Any, column_px: float = COLUMN_PX) -> list[str]:
+    """What a reader would stumble over in ``fig``, one sentence each (empty when the layout is clean).
+
+    Checks: a legend box that covers drawn data of its panel (or, for a figure
+    legend, of any panel), two texts of the figure whose boxes overlap (titles,
+    axis labels, tick labels, legends, the figure title), and text smaller than
+    :data:`MIN_FONT_PT` as shown in a ``column_px`` column.
+    """
+    fig.draw_without_rendering()
+    problems = []
+    for ax in fig.get_axes():
+        leg = ax.get_legend()
+        if leg is not None and _covered(ax, leg.get_window_extent()):
+            problems.append(f"the legend of panel {ax.get_title()!r} covers its data")
+    for leg in fig.legends:
+        for ax in _panels(fig):
+            if _covered(ax, leg.get_window_extent()):
+                problems.append(f"the figure legend covers the data of panel {ax.get_title()!r}")
+    problems += _text_collisions(fig)
+    smallest = min_display_font_pt(fig, column_px)
+    if smallest < MIN_FONT_PT - 1e-6:
+        problems.append(f"text shown at {smallest:.1f} pt, below {MIN_FONT_PT:g} pt")
+    return problems
+
+
+def _text_boxes(fig: Any) -> list[tuple[str, Any]]:
+    renderer = fig.canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in _titles(fig) if t.get_visible() and t.get_text()]
+    for ax in fig.get_axes():
+        for axis in (ax.xaxis, ax.yaxis):
+            boxes += [(t.get_text(), b) for t, b in zip(_shown_ticklabels(axis), _tick_boxes(fig, axis))]
+    legends = [ax.get_legend() for ax in fig.get_axes() if ax.get_legend() is not None] + list(fig.legends)
+    boxes += [("legend", leg.get_window_extent(renderer)) for leg in legends]
+    return boxes
+
+
+def _text_collisions(fig: Any) -> list[str]:
+    boxes = _text_boxes(fig)
+    found = []
+    for i, (ta, a) in enumerate(boxes):
+        for tb, b in boxes[i + 1 :]:
+            if a.x1 > b.x0 + 0.5 and b.x1 > a.x0 + 0.5 and a.y1 > b.y0 + 0.5 and b.y1 > a.y0 + 0.5:
+                found.append(f"texts {ta!r} and {tb!r} overlap")
+    return found

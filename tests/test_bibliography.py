@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import REPO
 from pybtex.database import parse_file
@@ -47,3 +49,17 @@ def test_cited_code_has_a_commit_or_version():
     for key in code:
         text = " ".join(BIB.entries[key].fields.values()).lower()
         assert "commit" in text or "version" in text, key
+
+
+#: LaTeX that pybtex prints as written (issue 25: "$\pm 0.02$", "\texttt PTJ.py" on the bibliography page);
+#: accents ({\'e}), escaped underscores (\_), en dashes (--) and \url are decoded by pybtex and stay allowed
+RAW_LATEX = re.compile(
+    r"\$|\\(?:texttt|textit|textbf|emph|pm|times|cdot|le|ge|mathrm|mathbb|ldots|epsilon|varepsilon)\b"
+)
+
+
+@pytest.mark.parametrize("key", sorted(BIB.entries), ids=str)
+def test_no_raw_latex_in_an_entry(key):
+    fields = BIB.entries[key].fields
+    raw = {name: m.group(0) for name, value in fields.items() if (m := RAW_LATEX.search(value))}
+    assert not raw, f"{key}: LaTeX the bibliography page would print as written: {raw} (write the Unicode character)"

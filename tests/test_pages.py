@@ -67,3 +67,16 @@ def test_show_table_keeps_a_meaningful_index_and_takes_series():
     assert _cells(show_table(s, index=False).to_html())[-1] == ["0.250"]
     with pytest.raises(TypeError, match="DataFrame"):
         show_table([1, 2])
+
+
+def test_glue_values_returns_names_a_cell_does_not_display(monkeypatch):
+    """A cell ending in glue_values(...) printed "['mc-profile', 'mc-t-freq', ...]" on the page (issue 25)."""
+    import sys
+    import types
+
+    from ldp.pages import glue_values
+
+    monkeypatch.setitem(sys.modules, "myst_nb", types.SimpleNamespace(glue=lambda *a, **k: None))
+    names = glue_values({"a": 1, "b": 2.5}, prefix="ch")
+    assert names == ["ch-a", "ch-b"] and isinstance(names, list)
+    assert names._ipython_display_() is None  # IPython calls this instead of printing the repr

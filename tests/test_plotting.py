@@ -277,3 +277,122 @@ def test_small_multiples_at_most_three_per_row_and_exactly_n_panels():
             small_multiples(**bad)
     with pytest.raises(ValueError, match="panel_height"):
         small_multiples(2, panel_height=-1)
+
+
+# ---- finish_figure: the one layout pass of every multi-panel figure (issue 25, scope 4) ---------------------
+
+from ldp.plotting import finish_figure, layout_problems  # noqa: E402
+
+
+def _crowded_panel(ax, labels=("GRR", "OUE", "OLH")):
+    """Series that fill the upper right corner (where matplotlib's default legend goes)."""
+    x = np.linspace(0.0, 1.0, 30)
+    for i, name in enumerate(labels):
+        ax.plot(x, 0.5 + 0.5 * x + 0.05 * i, label=name, **style_for(name, ax))
+
+
+def test_layout_problems_sees_a_legend_over_the_data():
+    fig, ax = new_figure()
+    _crowded_panel(ax)
+    ax.legend(loc="upper right")
+    assert any("covers its data" in p for p in layout_problems(fig))
+
+
+def test_layout_problems_sees_overlapping_labels_and_small_fonts():
+    fig, axes = new_figure(1, 3, figsize=(7.0, 2.5), layout="none")
+    for ax in axes:
+        ax.plot([1, 2], [1, 2])
+        ax.set_ylabel("a long y label that cannot fit between two panels", fontsize=12)
+    axes[0].set_title("t", fontsize=4)
+    fig.subplots_adjust(wspace=0.0)
+    problems = layout_problems(fig)
+    assert any("overlap" in p for p in problems)
+    assert any("below 8 pt" in p for p in problems)
+
+
+def test_finish_figure_moves_the_legend_to_a_free_corner():
+    fig, ax = new_figure()
+    _crowded_panel(ax)
+    ax.legend(loc="upper right")
+    finish_figure(fig)
+    assert layout_problems(fig) == []
+    assert ax.get_legend() is not None  # a free corner (lower right) exists: the legend stays inside
+    assert ax.get_legend()._loc in (3, 4, 2)  # not upper right (1)
+
+
+def test_finish_figure_puts_the_legend_outside_when_no_corner_is_free():
+    fig, ax = new_figure()
+    x = np.linspace(0, 1, 200)
+    ax.fill_between(x, 0, 1, color="0.9", label="band")
+    ax.plot(x, x, label="GRR", **style_for("GRR", ax))
+    ax.legend()
+    finish_figure(fig)
+    assert ax.get_legend() is None and len(fig.legends) == 1
+    assert layout_problems(fig) == []
+
+
+def test_finish_figure_on_a_multi_panel_figure():
+    """One legend below the panels, no overlapping texts, fonts >= 8 pt, distinct series, title set."""
+    fig, axes = small_multiples(3, sharey=False)
+    for i, ax in enumerate(axes):
+        _crowded_panel(ax, ("GRR", "OUE", f"kHR (k={i + 2})"))
+        ax.set_ylabel("mean squared error of the estimate")
+        ax.set_xlabel("privacy budget epsilon")
+        ax.tick_params(labelsize=5)
+        ax.legend()
+    finish_figure(fig, title="Three panels")
+    assert fig.get_suptitle() == "Three panels"
+    assert layout_problems(fig) == []
+    assert [ax.get_legend() for ax in axes] == [None, None, None] and len(fig.legends) == 1
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["GRR", "OUE", "kHR (k=2)", "kHR (k=3)", "kHR (k=4)"]
+    assert min_display_font_pt(fig) >= MIN_FONT_PT - 1e-6
+
+
+def test_finish_figure_gives_each_series_its_own_colour_and_marker():
+    fig, ax = new_figure()
+    x = np.arange(20.0)
+    for eps in (1, 2, 4):  # three curves in the same red, as in the bug report
+        ax.plot(x, x * eps, color="#D62728", label=f"epsilon = {eps}")
+    finish_figure(fig)
+    looks = {(line.get_color(), line.get_marker()) for line in ax.get_lines()}
+    assert len(looks) == 3
+    assert all(line.get_marker() not in ("", "None") for line in ax.get_lines())
+
+
+def test_finish_figure_refuses_a_repeated_label_and_the_word_profile():
+    fig, ax = new_figure()
+    ax.plot([0, 1], [0, 1], label="simulation")
+    ax.plot([0, 1], [1, 0], label="simulation")
+    with pytest.raises(ValueError, match="simulation"):
+        finish_figure(fig)
+    fig, ax = new_figure()
+    ax.plot([0, 1], [0, 1])
+    with pytest.raises(ValueError, match="profile"):
+        finish_figure(fig, title="book profile: 1 trial")
+
+
+def test_finish_figure_fits_the_axes_to_the_data():
+    fig, axes = small_multiples(2, sharey=False)
+    axes[0].errorbar([1, 2, 3], [0.75, 0.8, 0.83], yerr=0.01, marker="o")
+    axes[0].set_ylim(0, 1)
+    axes[1].plot([1, 10, 100], [1e-3, 1e-2, 1e-1], marker="o")
+    axes[1].set_xscale("log")
+    axes[1].set_yscale("log")
+    axes[1].set_xlim(1e-2, 1e4)
+    finish_figure(fig)
+    lo, hi = axes[0].get_ylim()
+    assert 0.7 < lo < 0.74 and 0.84 < hi < 0.9
+    lo, hi = axes[1].get_xlim()
+    assert 0.5 < lo < 1 and 100 < hi < 200
+
+
+def test_finish_figure_validates_its_arguments():
+    fig, _ = new_figure()
+    with pytest.raises(ValueError, match="legend"):
+        finish_figure(fig, legend="somewhere")
+    with pytest.raises(ValueError, match="fit"):
+        finish_figure(fig, fit="z")
+    with pytest.raises(ValueError, match="margin"):
+        finish_figure(fig, margin=2.0)
+    with pytest.raises(TypeError, match="Figure"):
+        finish_figure("fig")

@@ -383,6 +383,204 @@ def _register_authoryear_style():
                                                 AuthorYearRound)
 
 
+
+# --------------------------------------------------------------------------- no machinery on the page
+#: cell tags whose cells never reach a page: the papermill ``parameters`` cell (``PROFILE = "book"``) is for
+#: runs, not for readers (the page says which build it is; the downloaded .ipynb keeps the cell)
+REMOVED_CELL_TAGS = ("parameters",)
+
+
+class RemoveMachineryCells(SphinxPostTransform):
+    """Drop notebook cells tagged ``parameters`` from the rendered page (myst-nb marks them ``tag_<tag>``)."""
+
+    default_priority = 10
+
+    def run(self, **kwargs):
+        classes = {f"tag_{tag}" for tag in REMOVED_CELL_TAGS}
+        for node in list(self.document.findall(nodes.container)):
+            if classes & set(node.get("classes", [])) and node.parent is not None:
+                node.parent.remove(node)
+
+
+# --------------------------------------------------------------------------- computed reference text
+# Numbers a page states about the book itself (chapter numbers, the index of proof blocks, which chapters have
+# exercises, the profile of this build) are computed when the book is built, never typed: a ``pending`` node is
+# left where the page asks for one and filled in at ``doctree-resolved``, when Sphinx has numbered everything.
+PROFILE_WORDS = {
+    "smoke": "the smoke build: every experiment at a tiny size that only checks that the code runs, so its "
+             "numbers and verdicts mean nothing",
+    "book": "the book build: every experiment at a size that keeps the whole book to a few minutes; "
+            "claim-deciding computations run at the papers' sizes where the verdicts need it",
+    "paper": "the paper build: every experiment at the sizes and repetitions the papers state",
+}
+
+
+class ldp_pending(nodes.General, nodes.Element):
+    """Placeholder for text computed after numbering (kind: proof-index, chapter, exercises, build)."""
+
+
+def _pending_role(kind):
+    def role(name, rawtext, text, lineno, inliner, options=None, content=None):
+        what = kind or text.strip()
+        if what not in ("chapter", "exercises"):
+            msg = inliner.reporter.error(f"ldp-computed: unknown value {text!r} (known: exercises)", line=lineno)
+            return [], [msg]
+        return [ldp_pending(rawtext, kind=what, target=text.strip(), inline=True)], []
+    return role
+
+
+class ProofIndex(SphinxDirective):
+    """``ldp-proof-index``: every numbered definition, theorem, algorithm... of the book, grouped by chapter."""
+
+    def run(self):
+        return [ldp_pending(kind="proof-index", inline=False)]
+
+
+class BuildNote(SphinxDirective):
+    """``ldp-build-note``: which profile this build ran at, from which commit, and how to rebuild it."""
+
+    def run(self):
+        return [ldp_pending(kind="build", inline=False)]
+
+
+def _chapters(env) -> list[tuple[str, tuple[int, ...]]]:
+    """``(docname, chapter number)`` of every numbered chapter, in the book's order."""
+    found = [(doc, _chapter_number(env, doc)) for doc in env.toc_secnumbers]
+    return sorted(((doc, n) for doc, n in found if n), key=lambda item: item[1])
+
+
+def _chapter_number(env, docname: str) -> tuple[int, ...] | None:
+    """The section number of a document's title, (7,) for chapter 7; None outside the numbered parts."""
+    numbers = [n for n in (env.toc_secnumbers.get(docname) or {}).values() if n]
+    return min(numbers, key=len) if numbers else None
+
+
+def _chapter_of(env, docname: str) -> str | None:
+    number = _chapter_number(env, docname)
+    return ".".join(map(str, number)) if number else None
+
+
+def _proof_blocks(env, docname: str):
+    """The sphinx-proof blocks of a chapter in reading order: (kind, id, number or None, title nodes)."""
+    doctree = env.get_doctree(docname)
+    numbers = env.toc_fignumbers.get(docname, {})
+    for node in doctree.findall(lambda n: isinstance(n, nodes.Element) and "realtype" in n.attributes
+                                and "countertype" in n.attributes and n.get("ids")):
+        ident = node["ids"][0]
+        number = numbers.get(node["countertype"], {}).get(ident)
+        title = next(iter(node.findall(nodes.title)), None)
+        parts = [c.deepcopy() for c in title.children] if title is not None else []
+        if parts and isinstance(parts[0], nodes.Text):
+            parts[0] = nodes.Text(str(parts[0]).lstrip().removeprefix("("))
+        if parts and isinstance(parts[-1], nodes.Text):
+            parts[-1] = nodes.Text(str(parts[-1]).rstrip().removesuffix(")"))
+        yield node["realtype"], ident, ".".join(map(str, number)) if number else None, parts
+
+
+def _proof_index(app, fromdoc: str) -> list[nodes.Node]:
+    env, out, total = app.env, [], 0
+    for doc, chapter in _chapters(env):
+        if not any(v.get("docname") == doc for v in getattr(env, "proof_list", {}).values()):
+            continue
+        items = nodes.bullet_list(classes=["ldp-proof-index"])
+        for kind, ident, number, title in _proof_blocks(env, doc):
+            ref = nodes.reference("", "", internal=True,
+                                  refuri=app.builder.get_relative_uri(fromdoc, doc) + "#" + ident)
+            label = f"{kind.title()} {number}" if number else kind.title()
+            ref += nodes.strong(label, label)
+            para = nodes.paragraph("", "", ref)
+            if title:
+                para += nodes.Text(" \N{EM DASH} ")
+                para.extend(title)
+            items += nodes.list_item("", para)
+            total += 1
+        heading = f"Chapter {'.'.join(map(str, chapter))}. {env.titles[doc].astext()}"
+        out += [nodes.rubric(heading, heading, classes=["ldp-proof-chapter"]), items]
+    if not total:
+        LOGGER.warning("the index of definitions, theorems and algorithms is empty: no sphinx-proof block found")
+    return out
+
+
+def _join(numbers: list[str]) -> str:
+    return numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+
+
+def _exercise_summary(env) -> str:
+    """"exercises with collapsed solutions in 8 of the 12 chapters (37 in all: chapters 1-4, ...); chapters 5 and 9
+    have none" — counted from the numbered exercises of this build."""
+    counts = [(".".join(map(str, ch)), len(env.toc_fignumbers.get(doc, {}).get("exercise", {})))
+              for doc, ch in _chapters(env) if len(ch) == 1]
+    with_ex = [f"{c} ({n})" for c, n in counts if n]
+    without = [c for c, n in counts if not n]
+    text = (f"exercises with collapsed solutions in {len(with_ex)} of the {len(counts)} chapters "
+            f"({sum(n for _, n in counts)} in all; per chapter: {', '.join(with_ex) or 'none'})")
+    if without:
+        text += f"; chapter{'s' if len(without) > 1 else ''} {_join(without)} {'have' if len(without) > 1 else 'has'} none"
+    return text
+
+
+def _build_commit(app) -> str:
+    sha = os.environ.get("LDP_BUILD_COMMIT") or os.environ.get("GITHUB_SHA")
+    if not sha:
+        import subprocess
+
+        try:
+            sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=app.srcdir, capture_output=True, text=True,
+                                 timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            sha = ""
+    return sha[:12] if re.fullmatch(r"[0-9a-f]{7,40}", sha or "") else ""
+
+
+def _build_note(app, fromdoc: str) -> list[nodes.Node]:
+    profile = os.environ.get("LDP_PROFILE", "book")
+    what = PROFILE_WORDS.get(profile, f"a build at the profile {profile!r}")
+    commit = _build_commit(app)
+    note = nodes.admonition(classes=["note", "ldp-build-note"])
+    note += nodes.title("Which build you are reading", "Which build you are reading")
+    para = nodes.paragraph("", "You are reading ")
+    para += nodes.strong(what.split(":")[0], what.split(":")[0])
+    para += nodes.Text(":" + what.split(":", 1)[1] + ".")
+    if commit:
+        para += nodes.Text(" It was built from commit ")
+        para += nodes.literal(commit, commit)
+        para += nodes.Text(".")
+    note += para
+    how = nodes.paragraph("", "To rebuild it yourself: ")
+    cmd = f"make book PROFILE={profile}"
+    how += nodes.literal(cmd, cmd)
+    how += nodes.Text(" (the other sizes: ")
+    for i, other in enumerate(p for p in PROFILE_WORDS if p != profile):
+        how += nodes.Text(" or " if i else "")
+        how += nodes.literal(f"PROFILE={other}", f"PROFILE={other}")
+    ref = nodes.reference("", "", internal=True, refuri=app.builder.get_relative_uri(fromdoc, "book/execution"))
+    ref += nodes.Text("execution statistics")
+    how += nodes.Text("); how long each chapter took is on the page of ")
+    how += ref
+    how += nodes.Text(".")
+    note += how
+    return [note]
+
+
+def _fill_pending(app, doctree, docname):
+    env = app.env
+    for node in list(doctree.findall(ldp_pending)):
+        kind, target = node["kind"], node.get("target", "")
+        if kind == "proof-index":
+            node.replace_self(_proof_index(app, docname))
+            # the titles may hold math that the page did not have when it was read: load MathJax on it
+            env.get_domain("math").data.setdefault("has_equations", {})[docname] = True
+        elif kind == "build":
+            node.replace_self(_build_note(app, docname))
+        elif kind == "exercises":
+            node.replace_self(nodes.Text(_exercise_summary(env)))
+        elif kind == "chapter":
+            number = _chapter_of(env, target)
+            if number is None:
+                LOGGER.warning(f"ldp-chapter: {target!r} is not a numbered chapter of the toc", location=node)
+            node.replace_self(nodes.Text(number or "?"))
+
+
 def setup(app):
     _register_authoryear_style()
     app.connect("config-inited", _hide_solutions_from_env)
@@ -390,6 +588,13 @@ def setup(app):
     app.connect("html-page-context", _colab_from_published_sources, priority=502)
     app.connect("build-finished", _write_ipynbs)
     app.add_post_transform(ScoreboardTotal)
+    app.add_post_transform(RemoveMachineryCells)
+    app.add_node(ldp_pending)
+    app.add_directive("ldp-proof-index", ProofIndex)
+    app.add_directive("ldp-build-note", BuildNote)
+    app.add_role("ldp-chapter", _pending_role("chapter"))
+    app.add_role("ldp-computed", _pending_role(None))
+    app.connect("doctree-resolved", _fill_pending)
     app.add_directive("ldp-automodules", AutoModules)
     app.connect("missing-reference", _resolve_reexports)
     app.connect("autodoc-skip-member", _skip_foreign_members)
