@@ -860,6 +860,72 @@ def _judge_readings(claim: str, paper: Any, ours: Readings, rule: Any, source: S
     return outcome, f"readings of {ours.depends_on}: {listed}", criterion
 
 
+def _checked_texts(claim: Any, basis: str, source: Any, about: str, texts: dict[str, Any]) -> tuple[str, dict]:
+    """The stripped claim and free texts of a row, after refusing malformed arguments."""
+    if not isinstance(claim, str) or not claim.strip():
+        raise ValueError("claim must be a non-empty string")
+    claim = claim.strip()
+    if basis not in BASES:
+        raise ValueError(f"basis must be one of {BASES}, got {basis!r}")
+    if not isinstance(source, (Source, str)):
+        raise TypeError(f"source must be printed(...), read_off(...) or a str, got {type(source).__name__}")
+    if not str(source).strip():
+        raise ValueError(
+            f"claim {claim!r}: source= must name where the paper makes the claim (printed('Table 7'), "
+            "read_off('Fig. 6a', 0.02) or the section); only the paper's claims enter the table"
+        )
+    for name, text in texts.items():
+        if not isinstance(text, str):
+            raise TypeError(f"{name} must be a str, got {type(text).__name__}")
+    if about not in _ABOUT:
+        raise ValueError(f"about must be one of {_ABOUT}, got {about!r}")
+    return claim, {k: v.strip() for k, v in texts.items()}
+
+
+def _outcome(claim: str, paper: Any, ours: Any, rule: Any, source: Source | str) -> tuple:
+    """(outcome, evidence, criterion, trials needed) of a callable rule or a mapping of rules over readings."""
+    if isinstance(ours, Readings):
+        outcome, evidence, criterion = _judge_readings(claim, paper, ours, rule, source)
+        return outcome, evidence, criterion, None
+    if isinstance(rule, Mapping):
+        raise TypeError(f"claim {claim!r}: a mapping of rules needs ours=readings(...)")
+    j, criterion = _judgement(claim, paper, ours, rule, source)
+    return j.outcome, j.evidence, criterion, j.trials_needed
+
+
+def _require_reason(claim: str, paper: Any, ours: Any, criterion: str, why: str) -> None:
+    """A difference is explained, with the computed number behind it."""
+    if not why:
+        raise ValueError(
+            f"claim {claim!r} differs from the paper (paper={paper!r}, ours={ours!r}, criterion: {criterion}) "
+            "but no reason_if_differs was given"
+        )
+    if not re.search(r"\d", why):
+        raise ValueError(
+            f"claim {claim!r} differs, but its reason_if_differs {why!r} quotes no computed number: a difference "
+            "is explained with the computation behind it"
+        )
+
+
+def _verdict(outcome: str, evidence: str, needed: int | None, why: str, ours: Any, basis: str) -> tuple[str, str]:
+    """(verdict, reason shown) from a rule's outcome and the row's basis."""
+    if outcome == HOLDS:
+        verdict, shown = REPRODUCED, ""
+    elif outcome == FAILS:
+        verdict, shown = DIFFERS, why
+    elif outcome == UNRESOLVED:
+        more = f"; about {needed:,} trials would resolve it" if needed else ""
+        verdict, shown = NOT_REPRODUCIBLE, f"unresolvable by simulation: {evidence}{more}"
+    else:
+        readings_of = ours.depends_on if isinstance(ours, Readings) else "the reading"
+        verdict, shown = NOT_REPRODUCIBLE, f"depends on {readings_of}, which the paper does not publish"
+    if basis != PAPER_DATA:
+        check = _CHECKS.get(outcome, UNRESOLVED)
+        shown = _BASIS_REASON[basis] + ("" if outcome == HOLDS else f"; the check is {check}: {shown or why}")
+        verdict = QUALITATIVE_ONLY
+    return verdict, shown
+
+
 def _claim_row(
     claim: str,
     paper: Any,
@@ -875,83 +941,36 @@ def _claim_row(
     note: str,
 ) -> dict[str, Any]:
     """The validated and judged row of one claim (the arguments of :meth:`ClaimsTable.add`)."""
-    if not isinstance(claim, str) or not claim.strip():
-        raise ValueError("claim must be a non-empty string")
-    claim = claim.strip()
-    if basis not in BASES:
-        raise ValueError(f"basis must be one of {BASES}, got {basis!r}")
-    if not isinstance(source, (Source, str)):
-        raise TypeError(f"source must be printed(...), read_off(...) or a str, got {type(source).__name__}")
-    if not str(source).strip():
-        raise ValueError(
-            f"claim {claim!r}: source= must name where the paper makes the claim (printed('Table 7'), "
-            "read_off('Fig. 6a', 0.02) or the section); only the paper's claims enter the table"
-        )
-    for name, text in (
-        ("reason_if_differs", reason_if_differs),
-        ("tried", tried),
-        ("implementation", implementation),
-        ("note", note),
-    ):
-        if not isinstance(text, str):
-            raise TypeError(f"{name} must be a str, got {type(text).__name__}")
-    if about not in _ABOUT:
-        raise ValueError(f"about must be one of {_ABOUT}, got {about!r}")
-    why, tried, implementation = reason_if_differs.strip(), tried.strip(), implementation.strip()
+    texts = dict(reason_if_differs=reason_if_differs, tried=tried, implementation=implementation, note=note)
+    claim, texts = _checked_texts(claim, basis, source, about, texts)
+    why, implementation = texts["reason_if_differs"], texts["implementation"]
     if about == "implementation" and not implementation and not isinstance(rule, _NotReproducible):
         raise ValueError(
             f"claim {claim!r} is about the authors' implementation: implementation= must describe the faithful "
             "implementation of the paper's algorithm it was measured on (or the rule must be not_reproducible)"
         )
-    evidence = ""
-    check = ""
+    evidence = check = ""
     if isinstance(rule, _NotReproducible):
         verdict, shown, criterion = NOT_REPRODUCIBLE, rule.why, rule.description
     elif callable(rule) or isinstance(rule, Mapping):
-        if isinstance(ours, Readings):
-            outcome, evidence, criterion = _judge_readings(claim, paper, ours, rule, source)
-            needed = None
-        else:
-            if isinstance(rule, Mapping):
-                raise TypeError(f"claim {claim!r}: a mapping of rules needs ours=readings(...)")
-            j, criterion = _judgement(claim, paper, ours, rule, source)
-            outcome, evidence, needed = j.outcome, j.evidence, j.trials_needed
+        outcome, evidence, criterion, needed = _outcome(claim, paper, ours, rule, source)
         check = _CHECKS.get(outcome, UNRESOLVED)
         if implementation:
             evidence = f"{evidence}; measured on {implementation}" if evidence else f"measured on {implementation}"
-        if outcome == FAILS and not why:
-            raise ValueError(
-                f"claim {claim!r} differs from the paper (paper={paper!r}, ours={ours!r}, criterion: {criterion}) "
-                "but no reason_if_differs was given"
-            )
-        if outcome == FAILS and not re.search(r"\d", why):
-            raise ValueError(
-                f"claim {claim!r} differs, but its reason_if_differs {why!r} quotes no computed number: a difference "
-                "is explained with the computation behind it"
-            )
-        if outcome == HOLDS:
-            verdict, shown = REPRODUCED, ""
-        elif outcome == FAILS:
-            verdict, shown = DIFFERS, why
-        elif outcome == UNRESOLVED:
-            more = f"; about {needed:,} trials would resolve it" if needed else ""
-            verdict, shown = NOT_REPRODUCIBLE, f"unresolvable by simulation: {evidence}{more}"
-        else:
-            readings_of = ours.depends_on if isinstance(ours, Readings) else "the reading"
-            verdict, shown = NOT_REPRODUCIBLE, f"depends on {readings_of}, which the paper does not publish"
-        if basis != PAPER_DATA:
-            shown = _BASIS_REASON[basis] + ("" if outcome == HOLDS else f"; the check is {check}: {shown or why}")
-            verdict = QUALITATIVE_ONLY
+        if outcome == FAILS:
+            _require_reason(claim, paper, ours, criterion, why)
+        verdict, shown = _verdict(outcome, evidence, needed, why, ours, basis)
     else:
         raise TypeError(f"rule must be callable or not_reproducible(...), got {type(rule).__name__}")
-    if verdict != REPRODUCED and not tried:
+    if verdict != REPRODUCED and not texts["tried"]:
         raise ValueError(
             f"claim {claim!r} is {verdict!r}: tried= must say what was tried (trials, readings, data variants)"
         )
+    ours_shown = ours.values if isinstance(ours, Readings) else ours
     return dict(
         claim=claim,
         paper=paper,
-        ours=ours.values if isinstance(ours, Readings) else ours,
+        ours=ours_shown,
         verdict=verdict,
         reason=shown,
         criterion=str(criterion),
@@ -959,8 +978,8 @@ def _claim_row(
         check=check,
         basis=basis,
         source=str(source),
-        tried=tried,
-        note=note,
+        tried=texts["tried"],
+        note=texts["note"],
     )
 
 
@@ -1095,50 +1114,29 @@ class ClaimsTable:
     ) -> str:
         """Add one claim of the paper; the verdict follows from the rule's outcome and ``basis``.
 
-        Parameters
-        ----------
-        claim : str
-            The claim in a few words.
-        paper, ours : Any
-            The paper's value and ours (numbers, arrays, booleans or None); ``ours``
-            may be :func:`readings` of an unpublished detail.
-        rule : Rule or callable or the result of :func:`not_reproducible`
-            ``rule(paper, ours)``: holds, fails or unresolved (see the module's
-            policy); with readings, one rule or a mapping of one rule per reading.
-        source : Source or str
-            Where the paper makes the claim (required): :func:`printed`,
-            :func:`read_off` (which also checks the rule's tolerance against the
-            reading precision), or a short text naming the section or figure.
-        reason_if_differs : str
-            Why ours disagrees, with the computed number behind it (required if the
-            rule fails, whatever the basis).
-        basis : {"paper data", "stand-in", "model", "calibrated"}
-            What the claim was evaluated on; anything but the paper's data gives
-            "qualitative only", whatever the rule says.
-        tried : str
-            What was tried (trials, readings, data variants); required for every
-            verdict other than "reproduced".
-        about : {"result", "implementation"}
-            "implementation" for claims about the authors' implementation (running
-            time, speed-ups), which need ``implementation``.
-        implementation : str
-            The faithful implementation of the paper's algorithm the claim was
-            measured on (e.g. "per-report EM as in Sec. 4").
-        note : str
-            Free remark shown in the table.
+        ``paper`` and ``ours`` are the paper's value and ours (numbers, arrays, booleans
+        or None; ``ours`` may be :func:`readings` of an unpublished detail).  ``rule``
+        gives holds, fails or unresolved (see the module's policy): a :class:`Rule`, a
+        callable returning a bool for exact values, a mapping of one rule per reading, or
+        :func:`not_reproducible`.  Keywords:
 
-        Returns
-        -------
-        str
-            The verdict.
+        * ``source`` (required): where the paper makes the claim, :func:`printed`,
+          :func:`read_off` (which also checks the rule's tolerance against the reading
+          precision) or a short text naming the section or figure;
+        * ``reason_if_differs``: why ours disagrees, quoting the computed number
+          (required if the rule fails, whatever the basis);
+        * ``basis``: what the claim was evaluated on (:data:`BASES`); anything but the
+          paper's data gives "qualitative only";
+        * ``tried``: what was tried (trials, readings, data variants), required for
+          every verdict other than "reproduced";
+        * ``about="implementation"`` for claims about the authors' implementation
+          (running time, speed-ups), with ``implementation`` naming the faithful
+          implementation of the paper's algorithm it was measured on;
+        * ``note``: a free remark shown in the row's detail.
 
-        Raises
-        ------
-        ValueError
-            If the rule fails and no reason (or one without a computed number) was
-            given, a non-reproduced row says nothing of what was tried, the source is
-            missing, the rule raises, the basis is unknown, or a tolerance is tighter
-            than a read-off value's precision.
+        Returns the verdict.  Raises ValueError for a failing rule without a computed
+        reason, a non-reproduced row without ``tried``, a missing source, a rule that
+        raises, an unknown basis, or a tolerance tighter than a read-off precision.
         """
         row = _claim_row(
             claim,

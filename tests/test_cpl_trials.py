@@ -167,3 +167,44 @@ def test_nmse_standard_error_predicts_the_spread_of_runs():
     assert 0.6 < sd / predicted < 1.6  # 30 runs: the sample sd is known to about ±13 % (1 s.e.)
     with pytest.raises(ValueError):
         tr.nmse_standard_error(runs[0], np.zeros_like(ref), se)
+
+
+def test_batched_matrix_matches_the_per_pair_draw_in_distribution(toy):
+    """statistical_cpl_matrix_fast draws all pairs of one shape at once; its mean equals the per-pair path's."""
+    f = at.channel_factory("OUE", 1.0)
+    tabs = tc.pair_tables(toy.codes, toy.sizes)
+    n, runs = len(toy.names), 40
+    batched = np.array([st.statistical_cpl_matrix_fast(tabs, n, f, 5, rng=s) for s in range(runs)])
+    gen = np.random.default_rng(123)
+    looped = np.array([[[st.statistical_cpl_fast(tabs[k, j], f(tabs[k, j].shape[1]), 5, gen) if k != j else np.nan
+                         for j in range(n)] for k in range(n)] for _ in range(runs)])
+    diff = tc.off_diagonal(batched.mean(0) - looped.mean(0))
+    se = tc.off_diagonal(np.sqrt((batched.var(0, ddof=1) + looped.var(0, ddof=1)) / runs))
+    assert np.all(np.abs(diff) <= 5 * se + 1e-12)
+
+
+def test_replicates_and_summaries():
+    reps = tr.table_iii_replicates(2000, 5, [1.0], trials=5, rng=1)
+    assert len(reps) == 5 and set(reps.columns) >= {"stat_fwd", "stat_rev", "sample_rev"}
+    sd = tr.table_iii_standard_errors(2000, 5, [1.0], n_boot=5, rng=1)
+    assert np.isclose(sd.se_fwd.iloc[0], reps.stat_fwd.std(ddof=1))
+    mean, se = tr.replicate_summary([[1.0, 2.0], [3.0, 4.0]])
+    assert np.allclose(mean, [2, 3]) and np.allclose(se, [1, 1])
+    with pytest.raises(ValueError):
+        tr.replicate_summary([1.0])
+
+
+def test_runs_of_tables(toy):
+    tabs = tc.pair_tables(toy.codes, toy.sizes)
+    refs, runs = tr.table_runs(tabs, len(toy.names), 1.0, mechanisms=("GRR",), r=5, trials=3, rng=1)
+    assert set(refs) == {"alg2", "grr", "exp"} and runs["GRR"].shape == (3, len(toy.names), len(toy.names))
+    assert tr.nmse_runs(runs["GRR"], refs["grr"]).shape == (3,)
+
+
+def test_cvd_attribute_sets_swap_one_unnamed_attribute():
+    cols = ["a", "b", "c", "x", "y"]
+    sets = tr.cvd_attribute_sets(cols, ["a"], ["a", "b", "c"], ["x", "y"])
+    assert sets["the seven categorical attributes"] == ["a", "b", "c"]
+    assert sets["x instead of b"] == ["a", "x", "c"] and len(sets) == 1 + 2 * 2
+    with pytest.raises(ValueError):
+        tr.cvd_attribute_sets(cols, ["a"], ["a", "z"], ["x"])

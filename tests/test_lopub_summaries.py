@@ -33,18 +33,21 @@ def test_group_stats_mean_se_count_by_hand():
     assert one["se"].iloc[0] == 0.0
 
 
-def test_gap_and_margin_is_the_worst_case_over_groups():
+def test_gaps_are_per_group_with_combined_se_and_the_smallest_count():
     s = su.group_stats(_frame(), ["data", "f", "method"], "v")
-    gap, margin = su.gap_and_margin(su.subset(s, "A", ["X"]), su.subset(s, "B", ["X"]))
-    assert gap == pytest.approx(1.0)
-    assert margin == pytest.approx(3 * math.hypot(0.1 / math.sqrt(3), 0.1 / math.sqrt(3)))
-    gap2, _ = su.gap_and_margin(su.subset(s, "A", ["X"], f=0.9), su.subset(s, "A", ["X"], f=0.1))
-    assert gap2 == pytest.approx(0.8)
-    with pytest.raises(ValueError, match="z"):
-        su.gap_and_margin(s, s, z=0)
+    g = su.gaps(su.subset(s, "A", ["X"]), su.subset(s, "B", ["X"]))
+    assert len(g) == 2 and g.trials == 3
+    np.testing.assert_allclose(g.mean, [1.0, 1.0])
+    np.testing.assert_allclose(g.se, math.hypot(0.1 / math.sqrt(3), 0.1 / math.sqrt(3)))
+    g2 = su.gaps(su.subset(s, "A", ["X"], f=0.9), su.subset(s, "A", ["X"], f=0.1))
+    np.testing.assert_allclose(g2.mean, [0.8])
+    both = g.concat(g2)
+    assert len(both) == 3 and both.trials == 3 and len(both.index) == 3
+    with pytest.raises(ValueError, match="share no group"):
+        su.gaps(su.subset(s, "A", ["X"], f=0.9), su.subset(s, "A", ["X"]))
 
 
-def test_subset_and_rate_stats_refuse_bad_input():
+def test_subset_and_group_stats_refuse_bad_input():
     s = su.group_stats(_frame(), ["data", "f", "method"], "v")
     with pytest.raises(ValueError, match="no index level"):
         su.subset(s, "A", ["X"], k=1)
@@ -54,18 +57,6 @@ def test_subset_and_rate_stats_refuse_bad_input():
         su.subset(s, "C", ["X"])
     with pytest.raises(ValueError, match="lacks the columns"):
         su.group_stats(_frame(), ["data"], "missing")
-
-
-def test_rate_stats_is_binomial_on_the_pooled_items():
-    frame = pd.DataFrame({"g": ["a", "a"], "rate": [0.6, 0.8], "n": [50, 50]})
-    s = su.rate_stats(frame, ["g"], "rate", "n")
-    assert s.loc["a", "mean"] == pytest.approx(0.7)
-    assert s.loc["a", "se"] == pytest.approx(math.sqrt(0.7 * 0.3 / 100))
-    assert su.binomial_se(0.5, 100) == pytest.approx(0.05)
-    with pytest.raises(ValueError, match="rate"):
-        su.binomial_se(1.5, 10)
-    with pytest.raises(ValueError, match="n must"):
-        su.binomial_se(0.5, 0)
 
 
 def test_exact_and_ldp_mi_inputs():
@@ -104,19 +95,36 @@ def test_cells_matching_counts_exact_and_rounded_cells():
         su.cells_matching(computed.reset_index(drop=True), printed, exact=["a"])
 
 
-def test_paired_gap_removes_the_spread_between_units():
+def test_paired_gaps_remove_the_spread_between_units():
     rows = []
     for unit, level in enumerate((0.0, 10.0, 20.0)):  # very different units, constant difference 1 +- 0.1
         for method, shift in (("A", 1.0 + 0.1 * (unit - 1)), ("B", 0.0)):
             rows.append({"data": "X", "f": 0.1, "combo": (unit, unit + 1), "method": method, "v": level + shift})
     frame = pd.DataFrame(rows)
-    gap, margin = su.paired_gap(frame, "v", {"method": "A"}, {"method": "B"}, keys=["data", "f"], unit="combo")
-    assert gap == pytest.approx(1.0)
-    assert margin == pytest.approx(3 * 0.1 / math.sqrt(3))
+    g = su.paired_gaps(frame, "v", {"method": "A"}, {"method": "B"}, keys=["data", "f"], unit="combo")
+    np.testing.assert_allclose(g.mean, [1.0])
+    np.testing.assert_allclose(g.se, [0.1 / math.sqrt(3)])
+    assert g.trials == 3
     s = su.group_stats(frame, ["data", "f", "method"], "v")
-    _, unpaired = su.gap_and_margin(su.subset(s, "A", ["X"]), su.subset(s, "B", ["X"]))
-    assert unpaired > 10 * margin
+    unpaired = su.gaps(su.subset(s, "A", ["X"]), su.subset(s, "B", ["X"]))
+    assert unpaired.se[0] > 10 * g.se[0]
     with pytest.raises(ValueError, match="no rows"):
-        su.paired_gap(frame, "v", {"method": "C"}, {"method": "B"}, keys=["data", "f"], unit="combo")
+        su.paired_gaps(frame, "v", {"method": "C"}, {"method": "B"}, keys=["data", "f"], unit="combo")
     with pytest.raises(ValueError, match="grouping"):
-        su.paired_gap(frame, "v", {"data": "X"}, {"data": "X"}, keys=["data"], unit="combo")
+        su.paired_gaps(frame, "v", {"data": "X"}, {"data": "X"}, keys=["data"], unit="combo")
+
+
+def test_per_report_times_scale_the_loop_and_add_the_lasso_start():
+    base = {"data": "X", "k": 2, "f": 0.5, "sample_seed": 0, "combo": (0, 1), "n": 1000, "cells": 50}
+    frame = pd.DataFrame([
+        {**base, "method": "EM_JD", "seconds": 0.01, "support": 50, "iterations": 10},
+        {**base, "method": "Lasso_JD", "seconds": 0.002, "support": 20, "iterations": 0},
+        {**base, "method": "Lasso+EM_JD", "seconds": 0.005, "support": 20, "iterations": 4},
+    ])
+    cost = {("X", 2): {"setup": 1e-6, "per_iteration": 1e-7}}
+    t = su.per_report_times(frame, cost).to_numpy()
+    assert t[0] == pytest.approx(1000 * 50 * (1e-6 + 10 * 1e-7))
+    assert t[1] == 0.002
+    assert t[2] == pytest.approx(0.002 + 1000 * 20 * (1e-6 + 4 * 1e-7))
+    with pytest.raises(ValueError, match="costs lacks"):
+        su.per_report_times(frame, {})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import partial
 
 import matplotlib
@@ -16,6 +17,8 @@ from ldp.lopub.joint import estimate_joint, estimate_joints
 from ldp.lopub.trials import (
     estimator_trial,
     nonprivate_trial,
+    per_report_em_cost,
+    per_report_em_seconds,
     per_report_speedup,
     product_of_marginals,
     random_combinations,
@@ -209,3 +212,39 @@ def test_both_tree_paths_give_the_scikit_learn_forest(monkeypatch, path):
     else:  # a scikit-learn whose builder signature differs falls back to the estimator
         monkeypatch.setattr(_criterion, "Gini", refuse)
     assert np.array_equal(forest_predict(x, y, x_test, n_estimators=12, seed=3), expected)
+
+
+def test_per_report_em_cost_is_positive_and_linear_in_users():
+    """No timing assertion beyond signs: the exponent is printed in the notebook, not tested on a busy machine."""
+    from ldp.lopub.encoding import LoPubEncoder
+
+    table = _table(300)
+    reports = LoPubEncoder(table.sizes, f=0.5, m=16).encode(table, 0, attrs=(0, 1))
+    cost = per_report_em_cost(reports, users=20, extra_iterations=2)
+    assert cost["cells"] == table.sizes[0] * table.sizes[1]
+    assert cost["setup"] >= 0 and cost["per_iteration"] >= 0 and cost["setup"] + cost["per_iteration"] > 0
+    assert math.isfinite(cost["users_exponent"])
+    t = per_report_em_seconds(cost, [100, 200], cost["cells"], 5)
+    assert t[1] == pytest.approx(2 * t[0])
+    with pytest.raises(ValueError, match="half"):
+        per_report_em_cost(reports, users=200)
+
+
+def test_estimator_rows_record_the_support():
+    rows = estimator_trial(_table(300), 2, 0.5, 0, 1, m=16, n_combos=1)
+    for r in rows:
+        assert 1 <= r["support"] <= r["cells"]
+
+
+def test_shared_legend_lists_each_label_once_below_the_panels():
+    from ldp.lopub.figures import shared_legend
+
+    fig, axes = new_figure(1, 2, layout="constrained")
+    for ax in axes:
+        ax.plot([0, 1], [0, 1], label="a")
+        ax.plot([0, 1], [1, 0], label="b")
+    leg = shared_legend(fig, axes)
+    assert [t.get_text() for t in leg.get_texts()] == ["a", "b"]
+    fig2, ax2 = new_figure(1, 2, layout="constrained")
+    with pytest.raises(ValueError, match="no labelled"):
+        shared_legend(fig2, ax2)

@@ -76,3 +76,20 @@ def test_prepare_diabetes_and_feature_groups():
     assert all(t.shape[0] == 2 for t in tables.values())
     with pytest.raises(ValueError, match="lacks"):
         D.prepare_diabetes(frame.drop(columns="bmi"))
+
+
+def test_prepare_heart_rank_codes_every_feature():
+    rng = np.random.default_rng(1)
+    n = 300
+    frame = pd.DataFrame({col: rng.integers(0, dom, n) * 2 + 1 for col, dom in D.HEART_DOMAINS.items()})
+    frame["HeartDiseaseorAttack"] = rng.integers(0, 2, n).astype(float)
+    frame.loc[0, "BMI"] = np.nan  # a missing value drops the row
+    lab, feats = D.prepare_heart(frame)
+    assert lab.size == n - 1 and set(np.unique(lab)) <= {0, 1}
+    for col, dom in D.HEART_DOMAINS.items():
+        codes = feats[col]
+        assert codes.min() == 0 and codes.max() < dom
+        if dom <= 13:  # every value occurs, so the odd values 1, 3, 5, ... become the ranks 0, 1, 2, ...
+            assert np.array_equal(codes, (frame[col].to_numpy()[1:] - 1) // 2)
+    with pytest.raises(ValueError, match="lacks"):
+        D.prepare_heart(frame.drop(columns="Income"))

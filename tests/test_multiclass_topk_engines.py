@@ -89,11 +89,14 @@ def test_round_pool_rounds_after_merging_dead_values_keep_the_law():
         E.RoundPool(counts, -1)
 
 
-@pytest.mark.parametrize("c, d, top", [(2, 6, 6), (4, 3, 60), (12, 3, 6)])  # c = 2, multinomial and per-mover routes
+# c = 2, the multinomial route, the per-mover route, and per-mover with binomial chains for the large cells
+@pytest.mark.parametrize("c, d, top", [(2, 6, 6), (4, 3, 60), (12, 3, 6), (12, 30, 3)])
 def test_grr_stay_arrive_has_the_law_of_per_user_grr(c, d, top):
     gen = np.random.default_rng(c)
     table = gen.integers(0, top, size=(c, d))
     table[0, 0] = 9
+    if d >= 30:
+        table[1, 0] = table[2, 1] = 90  # cells with more movers than the per-mover route takes
     grr = GRR(1.0, c)
     trials = 3000
     stay_arrive = [grr_stay_arrive(table, grr.p, rng=gen) for _ in range(trials)]

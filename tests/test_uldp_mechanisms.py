@@ -161,7 +161,7 @@ def test_jurr_message_names_parameter_and_bound():
     with pytest.raises(ValueError) as err:
         JuRR(1.0, ULDPModel2D.first_sensitive(3, 5, 2, 2))
     msg = str(err.value)
-    assert "epsilon=1.0" in msg and "1.098612" in msg and "|X_S|=2" in msg
+    assert "epsilon=1.0" in msg and "1.09861" in msg and "|X_S|=2" in msg
 
 
 # ---------------------------------------------------------------------------- the Algorithm 1 table

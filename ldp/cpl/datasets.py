@@ -46,7 +46,10 @@ __all__ = [
     "CALIBRATION_ATTRIBUTES",
     "sample_joint",
     "adult_scheme_a",
+    "adult_scheme_b",
     "cvd_categorical",
+    "cvd_with_binned",
+    "CVD_BINNED",
     "celeba_synth",
     "lfw_synth",
     "cvd_synth",
@@ -106,6 +109,39 @@ def adult_scheme_a(frame: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
+_EDUCATION_B = {
+    **dict.fromkeys(["Preschool", "1st-4th", "5th-6th", "7th-8th", "9th", "10th", "11th", "12th"], "no diploma"),
+    "HS-grad": "HS-grad",
+    **dict.fromkeys(["Some-college", "Assoc-acdm", "Assoc-voc"], "some college"),
+    "Bachelors": "Bachelors",
+    **dict.fromkeys(["Masters", "Prof-school", "Doctorate"], "postgraduate"),
+}
+_MARITAL_B = {
+    **dict.fromkeys(["Married-civ-spouse", "Married-AF-spouse", "Married-spouse-absent"], "married"),
+    "Never-married": "never married",
+    **dict.fromkeys(["Divorced", "Separated", "Widowed"], "previously married"),
+}
+
+
+def adult_scheme_b(frame: pd.DataFrame) -> pd.DataFrame:
+    """UCI Adult binned coarsely ("scheme B", ours): another plausible reading of the paper's unpublished binning.
+
+    As :func:`adult_scheme_a` (same records and attributes), but age in three bands
+    (< 30, 30-49, 50+), education in five levels, marital status in three groups,
+    hours per week as < 40 / 40 / > 40 and native country as United States / other.
+    """
+    a = adult_scheme_a(frame)
+    df = frame.dropna(subset=list(ADULT_SCHEME_A)).reset_index(drop=True)
+    a["age"] = pd.Categorical.from_codes(np.digitize(df["age"], [30, 50]), ["<30", "30-49", "50+"])
+    a["education"] = df["education"].map(_EDUCATION_B).astype("category")
+    a["marital_status"] = df["marital_status"].map(_MARITAL_B).astype("category")
+    a["hours_per_week"] = pd.Categorical.from_codes(np.digitize(df["hours_per_week"], [40, 41]), ["<40", "40", ">40"])
+    a["native_country"] = pd.Categorical(np.where(df["native_country"] == "United-States", "United-States", "other"))
+    if a.isna().any().any():
+        raise ValueError("adult_scheme_b met a value outside its groups")
+    return a
+
+
 CVD_ATTRIBUTES = ("gender", "cholesterol", "gluc", "smoke", "alco", "active", "cardio")
 
 
@@ -115,6 +151,30 @@ def cvd_categorical(frame: pd.DataFrame) -> pd.DataFrame:
     if missing:
         raise ValueError(f"frame lacks CVD columns {sorted(missing)}")
     return frame[list(CVD_ATTRIBUTES)].astype("category").reset_index(drop=True)
+
+
+#: binned numeric CVD attributes a 7-attribute selection could plausibly include (our binnings; none is published)
+CVD_BINNED = ("age_decade", "bmi_class", "bp_class")
+
+
+def cvd_with_binned(frame: pd.DataFrame) -> pd.DataFrame:
+    """The seven categorical CVD attributes plus three binned numeric ones (:data:`CVD_BINNED`).
+
+    ``age_decade``: age in whole decades (the file gives days); ``bmi_class``: the
+    WHO classes of weight / height² (< 18.5, 18.5-25, 25-30, >= 30); ``bp_class``:
+    systolic pressure ``ap_hi`` < 120, 120-139, >= 140 mmHg.  Used only to try other
+    readings of the paper's unnamed seven attributes.
+    """
+    base = cvd_categorical(frame)
+    need = {"age", "height", "weight", "ap_hi"} - set(frame.columns)
+    if need:
+        raise ValueError(f"frame lacks CVD columns {sorted(need)}")
+    f = frame.reset_index(drop=True)
+    bmi = f["weight"] / (f["height"] / 100.0) ** 2
+    base["age_decade"] = (f["age"] // 3652.5).astype(int).astype("category")
+    base["bmi_class"] = pd.Categorical(np.digitize(bmi, [18.5, 25, 30]))
+    base["bp_class"] = pd.Categorical(np.digitize(f["ap_hi"], [120, 140]))
+    return base
 
 
 # ----------------------------------------------------------------------------- CelebA-like stand-in

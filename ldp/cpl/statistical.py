@@ -425,9 +425,29 @@ def statistical_cpl_matrix_fast(
     """
     gen = as_generator(rng)
     r = _check_r(r)
+    min_count = float(options.pop("min_count", 0))
+    zeros = _check_zeros(options.pop("zeros", "mask"))
+    clamp = options.pop("clamp", None)
+    if options:
+        raise TypeError(f"unexpected options {sorted(options)}")
+    if not (np.isfinite(min_count) and min_count >= 0):
+        raise ValueError(f"min_count must be finite and >= 0, got {min_count!r}")
     L = np.full((n, n), np.nan)
-    for (k, j), table in tables.items():
-        L[k, j] = statistical_cpl_fast(np.asarray(table), channel_for(table.shape[1]), r, gen, **options)
+    groups: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    for key, table in tables.items():  # pairs with tables of one shape are drawn and estimated together
+        groups.setdefault(np.shape(table), []).append(key)
+    for shape, keys in groups.items():
+        K = check_channel(channel_for(shape[1]), atol=1e-9, name="K")
+        J = np.stack([np.asarray(tables[key]) for key in keys])
+        if not np.issubdtype(J.dtype, np.integer) or np.any(J < 0):
+            raise ValueError("tables must hold non-negative integer counts")
+        # Σ_u Multinomial(r·n(x, u), K[u]) for every pair and x, as in simulate_pair_table
+        draws = gen.multinomial(J.astype(np.int64) * r, K / K.sum(axis=1, keepdims=True)).sum(axis=-2)
+        est = _cpl_batch(draws.astype(float), min_count, zeros)
+        if clamp is not None:
+            est = np.minimum(est, check_epsilon(clamp, "clamp", allow_zero=True))
+        for (k, j), v in zip(keys, est):
+            L[k, j] = v
     return L
 
 

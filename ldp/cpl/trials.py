@@ -30,6 +30,12 @@ from .theory import appendix_k_closed_form, conditional, cpl_alg1, cpl_alg2, cpl
 __all__ = [
     "table_iii",
     "table_iii_standard_errors",
+    "table_iii_replicates",
+    "replicate_cpl",
+    "replicate_summary",
+    "table_runs",
+    "nmse_runs",
+    "cvd_attribute_sets",
     "cpl_se_matrix",
     "nmse_standard_error",
     "empirical_cpl_se",
@@ -241,31 +247,129 @@ def empirical_cpl_se(counts: Any) -> float:
     return st.cpl_standard_error(c[keep] / rows[keep, None], rows[keep])
 
 
-def table_iii_standard_errors(
-    n: int, r: int, epsilons: Sequence[float], *, n_boot: int = 200, rng: Any = None
+def table_iii_replicates(
+    n: int, r: int, epsilons: Sequence[float], *, trials: int = 200, rng: Any = None
 ) -> pd.DataFrame:
-    """Monte-Carlo standard errors of one Table III run (``n`` records from Eq. (28), ``r`` copies, GRR).
+    """Replicates of the whole Table III experiment at count level: one row per (ε, replicate).
 
-    A parametric bootstrap of the whole experiment at count level: each of
-    ``n_boot`` replicates draws the ``n`` records' joint table from Eq. (28)
-    (multinomial), perturbs its ``r`` copies exactly (``simulate_pair_table``, equal
-    in distribution to perturbing every expanded record) and applies the stage-3
-    estimator.  The standard deviation over replicates covers the sample, the
-    perturbation and the maximum over near-tied candidate ratios, which a delta
-    method at one witness would miss.
+    Each replicate draws the ``n`` records' joint table from Eq. (28) (multinomial),
+    perturbs its ``r`` copies exactly with GRR followed by its attack
+    (``simulate_pair_table``, equal in distribution to perturbing every expanded
+    record) and applies the stage-3 estimator in both directions (``stat_fwd``,
+    ``stat_rev``); ``sample_rev`` is the GRR formula for ``L(X_k→X̂)`` on the
+    replicate's own empirical joint.  The spread over replicates is the run-to-run
+    noise of one run of the paper's experiment (sample, perturbation, and the maximum
+    over near-tied candidate ratios).
     """
     n = check_int(n, "n", minimum=1)
     r = check_int(r, "r", minimum=1)
-    n_boot = check_int(n_boot, "n_boot", minimum=2)
+    trials = check_int(trials, "trials", minimum=2)
     gen = as_generator(rng)
-    samples = gen.multinomial(n, APPK_JOINT.ravel(), size=n_boot).reshape(n_boot, 4, 4)
+    samples = gen.multinomial(n, APPK_JOINT.ravel(), size=trials).reshape(trials, 4, 4)
     rows = []
     for eps in epsilons:
         K = at.two_level_channel(at.attack_accuracy(at.make_oracle("GRR", float(eps), 4)), 4)
-        fwd = [st.cpl_from_counts(st.simulate_pair_table(J, K, r, gen)) for J in samples]
-        rev = [st.cpl_from_counts(st.simulate_pair_table(J.T, K, r, gen)) for J in samples]
-        rows.append({"epsilon": eps, "se_fwd": float(np.std(fwd, ddof=1)), "se_rev": float(np.std(rev, ddof=1))})
+        for i, J in enumerate(samples):
+            rows.append(
+                {
+                    "epsilon": float(eps),
+                    "replicate": i,
+                    "stat_fwd": st.cpl_from_counts(st.simulate_pair_table(J, K, r, gen)),
+                    "stat_rev": st.cpl_from_counts(st.simulate_pair_table(J.T, K, r, gen)),
+                    "sample_rev": cpl_grr(conditional(J, given="columns"), float(eps)),
+                }
+            )
     return pd.DataFrame(rows)
+
+
+def table_iii_standard_errors(
+    n: int, r: int, epsilons: Sequence[float], *, n_boot: int = 200, rng: Any = None
+) -> pd.DataFrame:
+    """Standard deviations over :func:`table_iii_replicates` (``se_fwd``, ``se_rev``): the noise of one run."""
+    reps = table_iii_replicates(n, r, epsilons, trials=n_boot, rng=rng)
+    sd = reps.groupby("epsilon")[["stat_fwd", "stat_rev"]].std(ddof=1)
+    return sd.rename(columns={"stat_fwd": "se_fwd", "stat_rev": "se_rev"}).reset_index()
+
+
+def replicate_cpl(
+    tables: dict[tuple[int, int], np.ndarray],
+    n: int,
+    mechanisms: Sequence[str],
+    epsilon: float,
+    r: int,
+    trials: int,
+    rng: Any = None,
+    *,
+    min_count: float = 0,
+) -> dict[str, np.ndarray]:
+    """``trials`` independent count-level runs of the statistical CPL matrix: mechanism -> ``(trials, n, n)``.
+
+    Each run perturbs the ``r`` copies of the data afresh (the unit that varies
+    between runs of the paper's estimator on a fixed dataset); primary values with
+    fewer than ``min_count`` records are left out.
+    """
+    trials = check_int(trials, "trials", minimum=1)
+    gen = as_generator(rng)
+    out = {}
+    for m in mechanisms:
+        channel = at.channel_factory(m, epsilon)  # memoised per alphabet size, shared by the replicates
+        out[m] = np.stack(
+            [st.statistical_cpl_matrix_fast(tables, n, channel, r, gen, min_count=min_count * r) for _ in range(trials)]
+        )
+    return out
+
+
+def replicate_summary(values: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and standard error of the mean over the first axis (replicates), ``ddof=1``."""
+    v = np.asarray(values, dtype=float)
+    if v.ndim < 1 or v.shape[0] < 2:
+        raise ValueError(f"values needs at least two replicates along its first axis, got shape {v.shape}")
+    return v.mean(axis=0), v.std(axis=0, ddof=1) / math.sqrt(v.shape[0])
+
+
+def table_runs(
+    tables: dict[tuple[int, int], np.ndarray],
+    n: int,
+    epsilon: float,
+    *,
+    mechanisms: Sequence[str],
+    r: int,
+    trials: int,
+    rng: Any = None,
+    min_count: float = 0,
+    references: Sequence[str] = ("alg2", "grr", "exp"),
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Tables I-II: the reference CPL matrices and ``trials`` runs of each mechanism's statistical matrix.
+
+    Returns ``(references, runs)``: ``references[name]`` an ``(n, n)`` matrix
+    (:func:`ldp.cpl.tcpl.cpl_matrix`), ``runs[mechanism]`` a ``(trials, n, n)`` stack
+    (:func:`replicate_cpl`); primary values with fewer than ``min_count`` records are
+    left out of both.
+    """
+    refs = {ref: tc.cpl_matrix(tables, n, ref, epsilon, min_count=min_count) for ref in references}
+    return refs, replicate_cpl(tables, n, mechanisms, epsilon, r, trials, rng, min_count=min_count)
+
+
+def nmse_runs(runs: Any, reference: Any) -> np.ndarray:
+    """NMSE-CPL (Eq. (29)) of every run in a ``(trials, n, n)`` stack against one reference matrix."""
+    return np.array([st.nmse_cpl(M, reference) for M in np.asarray(runs)])
+
+
+def cvd_attribute_sets(columns: Sequence[str], named: Sequence[str], core: Sequence[str], extra: Sequence[str]):
+    """Plausible 7-attribute CVD sets: ``core`` (the categorical reading), then each with one unnamed attribute swapped.
+
+    ``named`` attributes (those the paper names, e.g. cardio and cholesterol) are
+    never swapped out; each attribute of ``extra`` (binned numeric attributes) is
+    swapped in for each unnamed attribute of ``core``.  Returns ``{label: list}``.
+    """
+    missing = (set(core) | set(extra) | set(named)) - set(columns)
+    if missing:
+        raise ValueError(f"columns lack {sorted(missing)}")
+    sets = {"the seven categorical attributes": list(core)}
+    for out in (c for c in core if c not in named):
+        for new in extra:
+            sets[f"{new} instead of {out}"] = [new if c == out else c for c in core]
+    return sets
 
 
 def cpl_se_matrix(

@@ -54,3 +54,20 @@ def plot_by_method(
     if logy:
         ax.set_yscale("log")
     return ax
+
+
+def shared_legend(fig: Any, axes: Any, *, ncol: int | None = None) -> Any:
+    """One legend for a multi-panel figure, below the panels (never over the data), each label once.
+
+    The figure must use constrained layout (``new_figure(..., layout="constrained")``), which
+    makes room for the legend outside the axes.
+    """
+    entries: dict[str, Any] = {}
+    for ax in np.ravel(axes):
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    if not entries:
+        raise ValueError("no labelled series in the axes")
+    n = ncol or min(len(entries), 4)
+    return fig.legend(list(entries.values()), list(entries), loc="outside lower center", ncol=n, fontsize=8,
+                      frameon=False)

@@ -1,31 +1,32 @@
 """Summaries behind the LoPub experiments' claims: means with their standard errors, gaps with margins.
 
 The experiments notebook compares the paper's statements with ours under the book's
-verdict policy (``book/verdict-policy.md``): an ordering passes only when the gap
-exceeds a margin derived from the noise, and a value is compared within the paper's
-precision plus our Monte-Carlo error.  This module turns the sweep frames of
-:mod:`ldp.lopub.trials` into exactly those numbers, so that the notebook's claim
-cells stay one line per claim:
+verdict policy (``book/verdict-policy.md``, applied by :mod:`ldp.claims`): every Monte
+Carlo value goes to a rule with its standard error *and* the number of replicates that
+standard error came from.  This module turns the sweep frames of :mod:`ldp.lopub.trials`
+into exactly those numbers, one :class:`Gaps` per claim:
 
-* :func:`group_stats` -- mean, standard error and count of a column per group;
-* :func:`rate_stats` -- the same for a rate, with the binomial standard error;
+* :func:`group_stats` -- mean, standard error over the rows (the replicates) and count per group;
 * :func:`subset` -- one method's rows for some datasets, other levels fixed;
-* :func:`gap_and_margin` -- the smallest gap ``mean_a - mean_b`` over groups and the
-  largest noise margin ``z * sqrt(se_a^2 + se_b^2)`` over the same groups;
-* :func:`paired_gap` -- the same from differences paired by experimental unit (e.g. the
-  attribute combination), which removes the spread between units from the margin;
-* :func:`binomial_se` -- the standard error of a rate measured on ``n`` items;
+* :func:`gaps` -- the gaps ``mean_a - mean_b`` of two :func:`group_stats` outputs, group by
+  group, with ``sqrt(se_a^2 + se_b^2)`` and the smaller replicate count;
+* :func:`paired_gaps` -- the gaps from differences paired by experimental unit (e.g. the
+  attribute combination, or the sample a release was drawn from), which removes the
+  spread between units from the standard error;
 * :func:`exact_mi_inputs` / :func:`ldp_mi_inputs` -- the mutual-information matrix and
   one-way marginals that entropy pruning (Algorithm 5) needs, exact or from LoPub reports;
 * :func:`printed_pairs_check` -- Tables 7-9's "#Pairs (Pruning)" against the
   ``C(n_keep, 2)`` of Algorithm 5 under both roundings;
-* :func:`cells_matching` -- how many printed cells of a table a computed table matches.
+* :func:`cells_matching` -- how many printed cells of a table a computed table matches;
+* :func:`per_report_times` -- an estimator sweep's times with EM run report by report, as the
+  paper describes it (for the paper's timing claims).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,21 +36,21 @@ from .._checks import check_int
 from ..tables import CodedTable
 from .dependency import empirical_mi_matrix, mutual_information
 from .encoding import LoPubEncoder
-from .joint import METHODS, estimate_joint
+from .joint import EM, LASSO, METHODS, estimate_joint
 from .pipeline import pairwise_joints
 from .pruning import n_keep
 
 __all__ = [
     "group_stats",
-    "rate_stats",
     "subset",
-    "gap_and_margin",
-    "paired_gap",
-    "binomial_se",
+    "Gaps",
+    "gaps",
+    "paired_gaps",
     "exact_mi_inputs",
     "ldp_mi_inputs",
     "printed_pairs_check",
     "cells_matching",
+    "per_report_times",
 ]
 
 
@@ -74,37 +75,6 @@ def group_stats(frame: pd.DataFrame, by: Sequence[str], value: str) -> pd.DataFr
     out = pd.DataFrame({"mean": g.mean(), "n": g.count()})
     out["se"] = (g.std(ddof=1) / np.sqrt(out["n"])).fillna(0.0)
     return out[["mean", "se", "n"]]
-
-
-def gap_and_margin(a: pd.DataFrame, b: pd.DataFrame, *, z: float = 3.0) -> tuple[float, float]:
-    """Smallest gap ``a.mean - b.mean`` over the groups both share, and the largest margin ``z·sqrt(se_a²+se_b²)``.
-
-    ``a`` and ``b`` are outputs of :func:`group_stats` (same index names).  The claim
-    "a exceeds b in every group" passes under the verdict policy when the returned gap
-    exceeds the returned margin (``ldp.claims.exceeds(margin)`` with ``paper=0``).
-    """
-    if not (isinstance(z, (int, float)) and math.isfinite(z) and z > 0):
-        raise ValueError(f"z must be a finite number > 0, got {z!r}")
-    for side in (a, b):
-        _columns(side, ["mean", "se"])
-    common = a.index.intersection(b.index)
-    if len(common) == 0:
-        raise ValueError("a and b share no group")
-    gaps = a.loc[common, "mean"] - b.loc[common, "mean"]
-    margins = z * np.hypot(a.loc[common, "se"], b.loc[common, "se"])
-    return float(gaps.min()), float(margins.max())
-
-
-def binomial_se(rate: Any, n: Any) -> Any:
-    """Standard error ``sqrt(rate (1 - rate) / n)`` of a rate measured on ``n`` independent items."""
-    r = np.asarray(rate, dtype=float)
-    m = np.asarray(n, dtype=float)
-    if np.any(~np.isfinite(r)) or np.any((r < 0) | (r > 1)):
-        raise ValueError(f"rate must lie in [0, 1], got {rate!r}")
-    if np.any(~np.isfinite(m)) or np.any(m < 1):
-        raise ValueError(f"n must be >= 1, got {n!r}")
-    se = np.sqrt(r * (1 - r) / m)
-    return float(se) if se.ndim == 0 else se
 
 
 def _marginals(codes: np.ndarray, domains: Sequence[int]) -> list[np.ndarray]:
@@ -202,7 +172,7 @@ def subset(stats: pd.DataFrame, method: str, datasets: Sequence[str], **levels: 
     ``stats`` is indexed by levels including ``method`` and ``data``; each keyword
     ``level=value`` keeps the rows at that value and drops the level, so that two
     subsets taken at different values of it (e.g. ``f=0.1`` and ``f=0.9``) share
-    their index and can be compared with :func:`gap_and_margin`.
+    their index and can be compared with :func:`gaps`.
     """
     if not isinstance(stats, pd.DataFrame):
         raise TypeError(f"stats must be a pandas DataFrame, got {type(stats).__name__}")
@@ -221,25 +191,46 @@ def subset(stats: pd.DataFrame, method: str, datasets: Sequence[str], **levels: 
     return s
 
 
-def rate_stats(frame: pd.DataFrame, by: Sequence[str], value: str, n: str) -> pd.DataFrame:
-    """Mean of a rate per group, with the binomial standard error on the group's ``n`` items in total.
+@dataclass(frozen=True)
+class Gaps:
+    """Gaps ``a - b`` per group with their standard errors and the replicates behind them.
 
-    ``frame[n]`` holds the number of items each rate was measured on (test records for
-    a classification rate, attribute pairs for an identification rate); the standard
-    error is ``binomial_se(mean, sum of n in the group)``.  Returns columns ``mean``,
-    ``se`` and ``n`` like :func:`group_stats`.
+    ``mean`` and ``se`` are arrays (one entry per group, in ``index`` order); ``trials``
+    is the smallest number of replicates (units) any group's standard error came from:
+    pass ``ours=g.mean, rule=ordered(g.se, trials=g.trials)`` (or ``equivalent``).
     """
-    by = list(by)
-    _columns(frame, [*by, value, n])
-    if frame.empty:
-        raise ValueError("frame is empty")
-    g = frame.groupby(by)
-    out = pd.DataFrame({"mean": g[value].mean(), "n": g[n].sum()})
-    out["se"] = binomial_se(out["mean"].clip(0, 1).to_numpy(), out["n"].to_numpy())
-    return out[["mean", "se", "n"]]
+
+    mean: np.ndarray
+    se: np.ndarray
+    trials: int
+    index: pd.Index
+
+    def __len__(self) -> int:
+        return int(self.mean.size)
+
+    def concat(self, other: Gaps) -> Gaps:
+        """The gaps of two claims' groups together (e.g. two data sets of one claim)."""
+        return Gaps(np.concatenate([self.mean, other.mean]), np.concatenate([self.se, other.se]),
+                    min(self.trials, other.trials), self.index.append(other.index))
 
 
-def paired_gap(
+def gaps(a: pd.DataFrame, b: pd.DataFrame) -> Gaps:
+    """Gaps ``a.mean - b.mean`` over the groups both share, with ``sqrt(se_a² + se_b²)``.
+
+    ``a`` and ``b`` are outputs of :func:`group_stats` (or :func:`subset`) whose
+    groups were measured on independent replicates; ``trials`` is the smallest count.
+    """
+    for side in (a, b):
+        _columns(side, ["mean", "se", "n"])
+    common = a.index.intersection(b.index)
+    if len(common) == 0:
+        raise ValueError("a and b share no group")
+    a, b = a.loc[common], b.loc[common]
+    return Gaps((a["mean"] - b["mean"]).to_numpy(float), np.hypot(a["se"], b["se"]).to_numpy(float),
+                int(min(a["n"].min(), b["n"].min())), common)
+
+
+def paired_gaps(
     frame: pd.DataFrame,
     value: str,
     a: Mapping[str, Any],
@@ -247,21 +238,17 @@ def paired_gap(
     *,
     keys: Sequence[str],
     unit: str,
-    z: float = 3.0,
-) -> tuple[float, float]:
-    """Smallest mean paired difference ``a - b`` over groups, and the largest noise margin ``z·se``.
+) -> Gaps:
+    """Mean paired differences ``a - b`` per group, with the standard error over the units.
 
     The rows selected by ``a`` (a mapping ``column: value``, e.g. ``{"method": "EM_JD"}``)
     are paired with the rows selected by ``b`` that share every column of ``keys`` and
     ``unit`` not used in the selections; ``unit`` names the experimental unit (e.g. the
     attribute combination), which both sides share.  Pairing removes the spread between
     units (some combinations are much harder than others) from the comparison: the
-    standard error is that of the mean *difference* over the units of a group.  Groups
-    are the remaining ``keys``.  The claim "a exceeds b in every group" passes when the
-    gap exceeds the margin (``ldp.claims.exceeds(margin)`` with ``paper=0``).
+    standard error is that of the mean *difference* over the units of a group, and
+    ``trials`` the smallest number of units in a group.  Groups are the remaining ``keys``.
     """
-    if not (isinstance(z, (int, float)) and math.isfinite(z) and z > 0):
-        raise ValueError(f"z must be a finite number > 0, got {z!r}")
     for name, sel in (("a", a), ("b", b)):
         if not isinstance(sel, Mapping) or not sel:
             raise ValueError(f"{name} must be a non-empty mapping of column to value, got {sel!r}")
@@ -287,4 +274,36 @@ def paired_gap(
         raise ValueError("the selections share no experimental unit")
     merged["_d"] = merged[f"{value}_a"] - merged[f"{value}_b"]
     stats = group_stats(merged, groups, "_d")
-    return float(stats["mean"].min()), float((z * stats["se"]).max())
+    return Gaps(stats["mean"].to_numpy(float), stats["se"].to_numpy(float), int(stats["n"].min()), stats.index)
+
+
+def per_report_times(frame: pd.DataFrame, costs: Mapping[tuple[str, int], Mapping[str, float]]) -> pd.Series:
+    """The time each row of an estimator sweep would take with EM run report by report, as the paper describes it.
+
+    ``frame`` is an estimator sweep (:func:`~ldp.lopub.trials.estimator_trial` rows with
+    ``data``, ``k``, ``f``, ``sample_seed``, ``combo``, ``method``, ``seconds``, ``n``,
+    ``cells``, ``support``, ``iterations``); ``costs`` maps ``(data, k)`` to a
+    :func:`~ldp.lopub.trials.per_report_em_cost` measurement.  EM_JD rows get the loop's
+    time on all ``cells`` for the row's ``iterations``; Lasso+EM_JD rows get the Lasso fit
+    of the same combination (the Lasso_JD row's ``seconds``) plus the loop on its
+    ``support``; Lasso_JD rows keep their ``seconds``.
+    """
+    from .trials import per_report_em_seconds
+
+    _columns(frame, ["data", "k", "f", "sample_seed", "combo", "method", "seconds", "n", "cells", "support",
+                     "iterations"])
+    key = ["data", "k", "f", "sample_seed", "_u"]
+    fr = frame.assign(_u=frame["combo"].map(repr))
+    lasso = fr[fr["method"] == LASSO].set_index(key)["seconds"]
+    out = fr["seconds"].astype(float).copy()
+    for (data, k), rows in fr[fr["method"] != LASSO].groupby(["data", "k"]):
+        if (data, k) not in costs:
+            raise ValueError(f"costs lacks the panel {(data, k)!r}")
+        em = rows["method"] == EM
+        cells = np.where(em, rows["cells"], rows["support"])
+        loop = per_report_em_seconds(costs[(data, k)], rows["n"], cells, rows["iterations"])
+        start = np.where(em, 0.0, lasso.reindex(pd.MultiIndex.from_frame(rows[key])).to_numpy(float))
+        if np.isnan(start).any():
+            raise ValueError("a Lasso+EM_JD row has no Lasso_JD row of the same combination")
+        out.loc[rows.index] = start + loop
+    return out

@@ -21,6 +21,9 @@ list of result rows.  The randomness is split in two on purpose:
   records; they do not depend on ``f``, so a sweep runs them once per sample.
 * :func:`per_report_speedup` -- the issue's speed target: vectorised EM against
   the per-report Python loop of Algorithm 1.
+* :func:`per_report_em_cost` / :func:`per_report_em_seconds` -- the cost of EM_JD run as
+  the paper describes it (a loop over every user's report and every candidate cell),
+  measured on a few users and scaled to a sweep's sizes, for the paper's timing claims.
 """
 
 from __future__ import annotations
@@ -97,8 +100,9 @@ def estimator_trial(
 
     Returns one row per (combination, method) with ``seconds`` (including the
     likelihood tables for EM, from a fresh cache), ``avd`` against the empirical joint
-    of the sampled records, ``iterations``, the AVD of the product of the true
-    marginals (``indep_avd``), and ``n`` (sampled users).
+    of the sampled records, ``iterations``, ``support`` (the cells the estimate keeps
+    positive: for Lasso+EM_JD the support its EM runs on), the AVD of the product of the
+    true marginals (``indep_avd``), and ``n`` (sampled users).
     """
     gen = as_generator(rng)
     rows_idx = sample_rows(table.n, rate, sample_seed)
@@ -118,6 +122,7 @@ def estimator_trial(
                     "seconds": est.seconds,
                     "avd": avd(est.joint, truth),
                     "iterations": est.iterations,
+                    "support": int(np.count_nonzero(est.joint > 0)),
                     "indep_avd": avd(prod, truth),
                     "n": data.n,
                 }
@@ -326,3 +331,61 @@ def per_report_speedup(
         "speedup": slow / fast,
         "max_abs_diff": float(np.max(np.abs(loop.joint - same_users.joint))),
     }
+
+
+def _time_per_report(reports: LoPubReports, users: int, iterations: int, repeats: int) -> float:
+    """The shortest of ``repeats`` timings (the least disturbed by other work on the machine)."""
+    cluster = tuple(range(reports.d))
+    sub = reports.subset(np.arange(min(users, reports.n)))
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        em_joint_per_report(sub, cluster, delta=1e-12, max_iter=iterations)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def per_report_em_cost(
+    reports: LoPubReports, *, users: int = 100, extra_iterations: int = 10, repeats: int = 5
+) -> dict:
+    """Seconds per user and candidate cell of EM_JD run report by report, as Algorithm 1 is written.
+
+    ``reports`` holds the reports of one cluster (all its attributes).  The loop
+    :func:`~ldp.lopub.em.em_joint_per_report` is timed on ``users`` and ``2 users`` of them,
+    for one and for ``1 + extra_iterations`` iterations, each the shortest of ``repeats``
+    runs.  Returns ``setup`` (seconds per user and cell for the likelihood of every report
+    under every candidate, lines 2-7), ``per_iteration`` (seconds per user, cell and
+    iteration, lines 9-15), ``cells`` and the fitted exponent of the time in the number of
+    users, ``users_exponent`` (1 for a loop over reports), from the two user counts.
+    """
+    users = check_int(users, "users", minimum=2)
+    extra = check_int(extra_iterations, "extra_iterations", minimum=1)
+    repeats = check_int(repeats, "repeats", minimum=1)
+    if 2 * users > reports.n:
+        raise ValueError(f"users must be at most half the {reports.n} reports, got {users}")
+    with warnings.catch_warnings():
+        # a timing run: the tiny delta makes every run do exactly the requested steps, so it never "converges"
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        one = _time_per_report(reports, users, 1, repeats)
+        more = _time_per_report(reports, users, 1 + extra, repeats)
+        double = _time_per_report(reports, 2 * users, 1 + extra, repeats)
+    cells = int(np.prod([reports.domains[a] for a in range(reports.d)]))
+    per_iteration = max(more - one, 0.0) / (extra * users * cells)
+    return {
+        "cells": cells,
+        "setup": max(one / (users * cells) - per_iteration, 0.0),
+        "per_iteration": per_iteration,
+        "users_exponent": math.log(double / more) / math.log(2.0),
+    }
+
+
+def per_report_em_seconds(cost: dict, users: Any, cells: Any, iterations: Any) -> Any:
+    """The time of a per-report EM_JD on ``users`` reports, ``cells`` candidates and ``iterations`` steps.
+
+    ``cost`` is a :func:`per_report_em_cost` result; the time is linear in the users and
+    the cells (the loop visits every report under every candidate) and affine in the
+    iterations.  Arrays broadcast.
+    """
+    n, c, it = (np.asarray(v, dtype=float) for v in (users, cells, iterations))
+    out = n * c * (cost["setup"] + cost["per_iteration"] * it)
+    return float(out) if out.ndim == 0 else out

@@ -8,7 +8,8 @@ turned into one table per feature group by :func:`feature_group_tables`.
 * :func:`syn1_table`, :func:`syn2_table`: the 4 x 4 variance datasets (Sec. VII-A).
 * :func:`syn_classes_table`: SYN3 (shared global top items) and SYN4 (none), the
   class-count datasets, from the authors' generators (SYN*/generate_data.py in their repository).
-* :func:`prepare_diabetes`: the authors' preprocessing of the Kaggle Diabetes file;
+* :func:`prepare_diabetes`, :func:`prepare_heart`: the authors' preprocessing of the Kaggle Diabetes and
+  BRFSS 2015 Heart Disease files;
   :func:`diabetes_standin` and :func:`heart_standin` are schema-matched synthetic stand-ins.
 * :func:`anime_standin`, :func:`jd_standin`: SYN3-style stand-ins for MyAnimeList
   (2 classes) and JD (5 age classes) with the papers' class proportions.
@@ -33,6 +34,7 @@ __all__ = [
     "syn_classes_table",
     "topk_overlap",
     "prepare_diabetes",
+    "prepare_heart",
     "diabetes_standin",
     "diabetes_standin_frame",
     "heart_standin",
@@ -248,6 +250,24 @@ def prepare_diabetes(frame: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndar
             v = (v * 10).astype(np.int64)
         feats[col] = _rank_codes(v)
     return _rank_codes(df["diabetes"].to_numpy()), feats
+
+
+def prepare_heart(frame: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The authors' preprocessing of the BRFSS 2015 Heart Disease Health Indicators file, with 0-based codes.
+
+    As in their ``frequency estimation/data/heart_disease/original_domain_process.py``
+    (commit 8da35a445adcfe8986d708969680cbf2b667d5b9): rows with missing values are
+    dropped and every one of the 21 features of :data:`HEART_DOMAINS` is coded by the rank
+    of its value among the values present; the class is ``HeartDiseaseorAttack`` (0 or 1).
+    On the full file the domains are those of :data:`HEART_DOMAINS` (BMI has 84 values).
+    """
+    needed = list(HEART_DOMAINS) + ["HeartDiseaseorAttack"]
+    missing = [col for col in needed if col not in frame.columns]
+    if missing:
+        raise ValueError(f"frame lacks the Heart Disease columns {missing}")
+    df = frame[needed].dropna()
+    feats = {col: _rank_codes(df[col].to_numpy()) for col in HEART_DOMAINS}
+    return _rank_codes(df["HeartDiseaseorAttack"].to_numpy()), feats
 
 
 def _class_conditional_feature(labels: np.ndarray, D: int, shape: str, gen: np.random.Generator) -> np.ndarray:

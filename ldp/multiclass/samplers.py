@@ -128,8 +128,9 @@ def grr_stay_arrive(table: Any, p: float, rng: Any = None) -> tuple[np.ndarray, 
     labels uniformly, independently of everything else, so the movers of a cell are
     spread by one uniform multinomial over the other labels.  With ``c = 2`` the other
     label is the only one.  With many labels the multinomials would cost ``c (c - 1)``
-    draws per item, more than one draw per mover; then every mover draws her label
-    directly (one integer each, counted with ``bincount``), which is the same law.
+    draws per item, more than one draw per mover; then every mover of a small cell draws her
+    label directly (one integer each, counted with ``bincount``) and the movers of a large cell
+    are split over the other labels by a chain of binomials, both the same law.
     """
     tab = _nonneg_int_array(table, "table")
     if tab.ndim != 2:
@@ -147,15 +148,45 @@ def grr_stay_arrive(table: Any, p: float, rng: Any = None) -> tuple[np.ndarray, 
             others = np.delete(np.arange(c), ell)
             arrive[others] += gen.multinomial(movers[ell], np.full(c - 1, 1.0 / (c - 1))).T
     else:
-        dt = np.int32 if c * d < 2**30 else np.int64
-        origin = np.repeat(np.repeat(np.arange(c, dtype=dt), d), movers.ravel())
-        item = np.repeat(np.tile(np.arange(d, dtype=dt), c), movers.ravel())
-        origin += gen.integers(1, c, size=origin.size, dtype=dt)
-        origin %= c
-        origin *= d
-        origin += item
-        arrive = np.bincount(origin, minlength=c * d).reshape(c, d).astype(np.int64)
+        big = movers > _CHAIN_MOVERS
+        arrive = _arrive_per_mover(np.where(big, 0, movers), gen) + _arrive_by_shift_chain(movers, big, gen)
     return stay, arrive
+
+
+#: cells with more movers than this spread them by a chain of binomials, the others mover by mover
+_CHAIN_MOVERS = 32
+
+
+def _arrive_per_mover(movers: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """Arrivals when each mover of label ``l`` draws her new label ``l + U mod c``, ``U`` uniform on ``1..c-1``."""
+    c, d = movers.shape
+    dt = np.int32 if c * d < 2**30 else np.int64
+    cell = np.repeat(np.arange(c * d, dtype=dt), movers.ravel())
+    shift = gen.integers(1, c, size=cell.size, dtype=dt)
+    shift += cell // d  # the origin label plus the shift, then mod c: the new label
+    shift %= c
+    shift *= d
+    shift += cell % d
+    return np.bincount(shift, minlength=c * d).reshape(c, d).astype(np.int64)
+
+
+def _arrive_by_shift_chain(movers: np.ndarray, cells: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """Arrivals from the ``cells`` (a mask) whose movers are split over the shifts ``1..c-1`` at once.
+
+    The movers of one cell fall on the ``c - 1`` shifts as a uniform multinomial, drawn as a chain of
+    binomials ``Bin(left, 1/(c - u))`` for ``u = 1..c-2`` (the rest take shift ``c - 1``), vectorised over the
+    cells.  The same law as :func:`_arrive_per_mover`, at a cost of ``c - 2`` draws per cell instead of one
+    per mover, which pays for cells with many movers.
+    """
+    c, d = movers.shape
+    arrive = np.zeros((c, d), dtype=np.int64)
+    origin, item = np.nonzero(cells)
+    left = movers[origin, item]
+    for u in range(1, c):
+        k = left if u == c - 1 else gen.binomial(left, 1.0 / (c - u))
+        arrive[(origin + u) % c, item] += k  # (l, i) -> (l + u mod c, i) is one-to-one, so no index repeats
+        left = left - k
+    return arrive
 
 
 def ue_counts(position_counts: Any, n_total: int, p: float, q: float, rng: Any = None) -> np.ndarray:

@@ -16,6 +16,7 @@ Modules (one idea each):
 ``trials``     trial functions for ``ldp.sweep.sweep`` and exact error curves (Figs. 3-7)
 ``figures``    the accuracy panels in the house style
 ``summaries``  exact error grids and the comparisons the experiments' claims rest on
+``readings``   the paper's unpublished details (ε grid, reporting users, Fig. 6 cut) and our values under each
 ``paper``      the numbers the paper prints, each with its place in the paper
 """
 

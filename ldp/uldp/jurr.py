@@ -122,9 +122,9 @@ class JuRR(JointMechanism):
         if self.has_nn_cells and not jurr_is_defined(self.epsilon, model):
             lo = jurr_min_epsilon(model.sx, model.sy)
             raise ValueError(
-                f"epsilon={epsilon!r} is not above JuRR's minimum ln(1+sqrt(|X_S||Y_S|)) = {lo:.6f} for "
+                f"epsilon={epsilon!r} is not above JuRR's minimum ln(1+sqrt(|X_S||Y_S|)) = {lo:.5f} for "
                 f"|X_S|={model.sx}, |Y_S|={model.sy}: the probability t of keeping a non-sensitive pair would "
-                f"be {self.params.t:.3g} <= 0 (Eq. (21) of Yin et al. 2023); use epsilon > {lo:.6f}, or CPRR"
+                f"be {self.params.t:.3g} <= 0 (Eq. (21) of Yin et al. 2023); use epsilon > {lo:.5f}, or CPRR"
             )
 
     @property
