@@ -863,11 +863,11 @@ def _filled_areas(ax: Any) -> list[Any]:
     return paths
 
 
-def _covered(ax: Any, box: Any) -> int:
+def _covered(ax: Any, box: Any, samples: tuple[np.ndarray, float] | None = None) -> int:
     """How many drawn data samples of ``ax`` fall inside the display box ``box`` (images cover everything)."""
     if ax.images:
         return 10**6
-    pts, radius = _display_samples(ax)
+    pts, radius = samples if samples is not None else _display_samples(ax)
     x0, y0, x1, y1 = box.x0 - radius, box.y0 - radius, box.x1 + radius, box.y1 + radius
     inside = int(np.sum((pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)))
     grid = np.array([[x, y] for x in np.linspace(box.x0, box.x1, 6) for y in np.linspace(box.y0, box.y1, 4)])
@@ -954,10 +954,11 @@ def _legend_inside(fig: Any, ax: Any, entries: list[tuple[Any, str]], title: str
     w, h = leg.get_window_extent().width, leg.get_window_extent().height
     frame = ax.get_window_extent()
     pad = leg.borderaxespad * leg._fontsize * fig.dpi / 72
+    samples = _display_samples(ax)
     scores = []
     for spot in _LEGEND_SPOTS:
         box = _spot_box(spot, frame, w, h, pad)
-        scores.append((_covered(ax, box), _LEGEND_SPOTS.index(spot), spot))
+        scores.append((_covered(ax, box, samples), _LEGEND_SPOTS.index(spot), spot))
     best = min(scores)
     if best[0] > 0 and not force:
         leg.remove()

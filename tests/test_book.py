@@ -480,10 +480,14 @@ def test_every_notebook_page_offers_the_ipynb_and_the_md(built_book):
         nb = nbformat.read(target, as_version=4)
         n_code = len(re.findall(r"^```\{code-cell\}", (REPO / f"{f}.md").read_text(encoding="utf-8"), flags=re.M))
         cells = [c for c in nb.cells if c.cell_type == "code"]
+        # the setup cell that installs ldp in a fresh session (test_launch.py), then the notebook's own cells
+        if "ldp-setup" not in cells[0].metadata.get("tags", []) or "LDP_INSTALL_FROM" not in cells[0].source:
+            problems.append(f"{f}: the .ipynb does not start with the ldp setup cell")
+        cells = cells[1:]
         if len(cells) != n_code or any(c.get("outputs") for c in cells):
             problems.append(f"{f}: the .ipynb has {len(cells)} code cells (the .md {n_code}) or stored outputs")
         if "parameters" not in cells[0].metadata.get("tags", []):
-            problems.append(f"{f}: the .ipynb's first code cell is not the parameters cell")
+            problems.append(f"{f}: the .ipynb's first code cell after the setup is not the parameters cell")
     assert not problems, "\n".join(problems)
 
 
@@ -524,7 +528,7 @@ def test_reference_pages_exist_and_say_what_they_should(built_book):
     assert "MIT licence" in intro and "CC BY 4.0" in intro  # footer
     index = (built_book / "book" / "proof-index.html").read_text(encoding="utf-8")
     # generated from the prf blocks at build time: numbered entries linking into the chapters
-    assert re.search(r'<strong>(Definition|Theorem|Algorithm) \d+\.\d+</strong>', index), "empty proof index"
+    assert re.search(r"<strong>(Definition|Theorem|Algorithm) \d+\.\d+</strong>", index), "empty proof index"
 
 
 def test_numbering_is_per_chapter_and_citations_are_author_year(built_book):

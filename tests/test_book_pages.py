@@ -174,3 +174,9 @@ def test_tables_fit_or_scroll_in_their_own_box_with_a_cue(built_book, browser, w
         problems += [f"{stem} at {width} px: {p}" for p in page.evaluate(_TABLE_BOXES)]
         page.close()
     assert not problems, "\n".join(problems)
+
+
+def test_the_home_page_says_which_profile_it_was_built_at_and_how_to_rebuild(built_book):  # noqa: F811
+    text = re.sub(r"<[^>]+>", "", (built_book / "book" / "intro.html").read_text(encoding="utf-8"))
+    assert "You are reading the smoke build" in text  # the test build runs at LDP_PROFILE=smoke
+    assert "make book PROFILE=smoke" in text and "built from commit" in text

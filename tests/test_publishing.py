@@ -45,11 +45,19 @@ def test_the_workflow_parses_runs_the_readmes_command_and_publishes_its_output()
     (job,) = wf["jobs"].values()
     runs = [step["run"].strip() for step in job["steps"] if "run" in step]
     readme = _readme_block_after("## Publishing the book")
-    assert readme == ["make book"]
+    assert readme == ["make book PROFILE=paper"]  # the published book is the paper-scale run (issue 25, scope 8)
     assert all(cmd in runs for cmd in readme), (readme, runs)
-    assert "make book" in _readme_block_after("## The two commands")  # the same command readers run
     publish = [s for s in job["steps"] if "actions-gh-pages" in s.get("uses", "")]
-    assert len(publish) == 1 and publish[0]["with"]["publish_dir"].strip("./") == "_build/html"
+    # the folder `make book PROFILE=paper` builds (_build/paper/html is a symlink to it)
+    assert len(publish) == 1 and publish[0]["with"]["publish_dir"].strip("./") == "_build/paper/_build/html"
+    out = _make_n("book", "PROFILE=paper")
+    assert "--path-output _build/paper" in out and "_build/paper/html/index.html" in out
+    # the paper profile's jupyter cache is kept between runs, keyed on the package before the notebooks
+    cache = [s for s in job["steps"] if "actions/cache" in s.get("uses", "")]
+    nb_cache = [s for s in cache if s["with"]["path"] == "_build/paper/_build/.jupyter_cache"]
+    assert nb_cache, cache
+    key, restore = nb_cache[0]["with"]["key"], nb_cache[0]["with"]["restore-keys"].strip()
+    assert "ldp/**" in key and "notebooks/" in key and key.startswith(restore) and "notebooks/" not in restore
     assert publish[0]["with"]["publish_branch"] == "gh-pages"  # the Colab buttons open notebooks from there
     setup_python = [s for s in job["steps"] if "setup-python" in s.get("uses", "")]
     pyver = re.search(r"python=(\d+\.\d+)", (REPO / "environment.yml").read_text()).group(1)

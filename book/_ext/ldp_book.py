@@ -55,12 +55,53 @@ def _write_ipynbs(app, exception):
         return
     import jupytext
 
+    repo = app.config.html_theme_options.get("repository_url", "") or ""
+    ref = _build_commit(app, full=True) or app.config.html_theme_options.get("repository_branch", "main")
     for pagename in sorted(getattr(app.env, "ldp_ipynb_pages", ())):
-        nb = jupytext.read(app.env.doc2path(pagename), fmt="md:myst")
-        nb.metadata.pop("jupytext", None)
+        nb = notebook_for_download(app.env.doc2path(pagename), repo, ref)
         target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         jupytext.write(nb, target, fmt="ipynb")
+
+
+#: the first cell of every downloaded or launched .ipynb: installs ldp when the session lacks it (Colab, a fresh
+#: virtual environment), does nothing where it is installed (Binder runs postBuild, a checkout has `make install`)
+SETUP_CELL = """\
+# Setup for a fresh session (Colab, a new virtual environment): install the book's package `ldp` if it is
+# missing; where `ldp` is already installed this cell does nothing. The source is the book's repository at the
+# commit this page was built from; set LDP_INSTALL_FROM (a path to a local checkout, or any pip requirement)
+# to install from elsewhere, e.g. offline from a clone.
+import importlib.util, os, subprocess, sys
+
+if importlib.util.find_spec("ldp") is None:
+    source = os.environ.get("LDP_INSTALL_FROM") or "ldp-compendium[book] @ git+{repo}@{ref}"
+    local = os.path.isdir(source)
+    pip = [sys.executable, "-m", "pip", "install", "--quiet"] + (["--no-build-isolation"] if local else [])
+    subprocess.run(pip + [source], check=True)
+    importlib.invalidate_caches()
+    import ldp.data
+
+    found = [n for n in ldp.data.DATASETS if ldp.data.is_available(n)]
+    missing = [n for n in ldp.data.DATASETS if n not in found]
+    print("Installed ldp from", source)
+    print("Datasets in this session:", ", ".join(found) or "none")
+    if missing:
+        print("Not here (each chapter uses a documented stand-in instead and says so in a box):", ", ".join(missing))
+"""
+
+
+def notebook_for_download(md_path, repository_url: str, ref: str):
+    """The .ipynb a reader downloads or launches: the MyST source without outputs, opened by :data:`SETUP_CELL`."""
+    import jupytext
+    from nbformat.v4 import new_code_cell
+
+    nb = jupytext.read(md_path, fmt="md:myst")
+    nb.metadata.pop("jupytext", None)
+    repo = repository_url.rstrip("/") or "https://github.com/ldp-compendium/ldp-compendium"
+    cell = new_code_cell(SETUP_CELL.replace("{repo}", repo + ".git").replace("{ref}", ref))
+    cell.metadata["tags"] = ["ldp-setup"]
+    nb.cells.insert(0, cell)
+    return nb
 
 
 def _colab_from_published_sources(app, pagename, templatename, context, doctree):
@@ -519,7 +560,7 @@ def _exercise_summary(env) -> str:
     return text
 
 
-def _build_commit(app) -> str:
+def _build_commit(app, full: bool = False) -> str:
     sha = os.environ.get("LDP_BUILD_COMMIT") or os.environ.get("GITHUB_SHA")
     if not sha:
         import subprocess
@@ -529,7 +570,9 @@ def _build_commit(app) -> str:
                                  timeout=10).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             sha = ""
-    return sha[:12] if re.fullmatch(r"[0-9a-f]{7,40}", sha or "") else ""
+    if not re.fullmatch(r"[0-9a-f]{7,40}", sha or ""):
+        return ""
+    return sha if full else sha[:12]
 
 
 def _build_note(app, fromdoc: str) -> list[nodes.Node]:

@@ -108,6 +108,13 @@
     root.querySelectorAll(SCROLLERS).forEach(function (box) {
       if (box.querySelector("table") || box.classList.contains("ldp-scroll")) frame(box);
     });
+    // any other box a table scrolls in (the claims tables' own wrapper, the scoreboard's) gets the cue too
+    root.querySelectorAll("table").forEach(function (table) {
+      if (table.closest(".dt-container")) return;  // DataTables manages its own scrolling
+      for (var p = table.parentElement; p && p !== root; p = p.parentElement) {
+        if (scrollsSideways(p)) { frame(p); break; }
+      }
+    });
     document.documentElement.classList.add("ldp-js");
   }
 
