@@ -6,29 +6,34 @@ Three groups of measurements (d = 1000, eps = 1 throughout):
 1. *Per-user* perturb + aggregate + estimate for GRR, OUE and OLH at n = 1e5 and 1e6
    users.  ``ldp`` is timed on the whole population.  The peers run one Python call
    per user; they are timed on a subsample of users and extrapolated linearly to n,
-   except OUE at the largest n, where both peers are timed three times at full n, in turn
-   (multi-freq-ldpy keeps every report, about 8 GB at 1e6, so its cost is not linear).
+   except OUE at the largest n, where both peers are timed once per process at full n, in turn
+   (three times in all with the default three processes; multi-freq-ldpy keeps every report, about
+   8 GB at 1e6, so its cost is not linear).
    Beside ``ldp`` a *floor* is timed: the bare random draws the oracle needs plus one
    count (see :func:`floor_task`), so the table shows how far ``ldp`` is from it.
 2. *Count-level* simulation at n = 1e8 (GRR, OUE, SS, Hadamard response, Bloom RAPPOR):
    ``simulate_counts`` + the unbiased estimate.  The peers have no count-level sampler.
-3. *IBU* (iterative Bayesian update) on a GRR channel with d = 1000: ``ldp``'s structured
-   O(d) update (``ibu_grr``) and its dense O(d^2) update (``ibu``, the like-for-like
-   comparison) against multi-freq-ldpy's numba ``IBU`` (dense), per iteration.
+3. *IBU* (iterative Bayesian update) at d = 1000, per iteration, against multi-freq-ldpy's numba ``IBU``
+   (a dense d x d matrix product every iteration): ``ldp.estimate.ibu`` on the GRR channel, on Hadamard
+   response's channel and on a channel with no structure, ``ibu_ue``'s EM on OUE support counts,
+   ``ibu_grr`` on GRR counts, and ``grr_mle`` (the fixed point in closed form) for reference.
 
-Every comparison is *interleaved*: the contenders of one row run in turn, round after
-round, so a change of machine load hits all of them; the table reports the minimum and
-the median over rounds, and ratios are taken between medians (the minimum ratio is shown
-too).  Times are the CPU time of the benchmark process by default (``--clock wall`` for
-elapsed time): every contender is single-threaded, so CPU time is its work, without the
-time spent waiting for a core on a loaded machine.  The load average at the start and end
-of the run is written in the header.
+Every comparison is *interleaved*: the contenders of one row run in turn, round after round,
+so a change of machine load hits all of them; each process keeps the median over its rounds.
+Every group runs in ``--processes`` (default 3) *independent processes*, one after another; the
+table gives the median of the per-process medians and their range (lowest to highest process), and
+speed-ups are ratios of medians within a process, summarised the same way.  A target is met only if
+it is met in every process.  Times are the CPU time of the benchmark process by default (``--clock
+wall`` for elapsed time): every contender is single-threaded, so CPU time is its work, without the
+time spent waiting for a core on a loaded machine.  The load average at the start and end of the run
+is written in the header.
 
 A peer that is not installed is skipped with a message.  Results go to
-``benchmarks/results/latest.csv`` and ``latest.md`` (git-ignored).
+``benchmarks/results/latest.csv`` (one row per measurement, summarised across processes), ``runs.csv`` (every
+process's rows) and ``latest.md`` (git-ignored).
 
 Usage: ``python benchmarks/run_benchmarks.py [--quick] [--clock cpu|wall] [--per-user GRR,OUE,OLH]
-[--per-user-only] [--out DIR]``.
+[--per-user-only] [--only-ibu] [--processes N] [--out DIR]``.
 """
 
 from __future__ import annotations

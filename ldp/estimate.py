@@ -277,8 +277,8 @@ _SAME_AS_MINIMUM = 8 * np.finfo(float).eps
 _HADAMARD_MAX_RATIO = 64.0
 
 
-def _channel_products(P: np.ndarray, used: np.ndarray) -> tuple[Callable, Callable]:
-    """``forward(π) = (πP)[used]`` and ``back(w) = P[:, used] @ w`` in the cheapest exact form the channel allows.
+def _channel_products(P: np.ndarray, Pu: np.ndarray, used: np.ndarray) -> tuple[Callable, Callable]:
+    """``forward(π) = (πP)[used]`` and ``back(w) = Pu @ w`` (``Pu = P[:, used]``) in the cheapest exact form.
 
     Three forms, tried in this order (each gives the dense products up to rounding, ~1e-16 relative per call,
     because every sum it forms has non-negative terms or is bounded by ``_HADAMARD_MAX_RATIO``):
@@ -294,7 +294,6 @@ def _channel_products(P: np.ndarray, used: np.ndarray) -> tuple[Callable, Callab
 
     Small channels (fewer than ``_STRUCTURE_MIN_ENTRIES`` entries) always take the dense form.
     """
-    Pu = P[:, used]
     dense = (lambda pi: pi @ Pu, lambda w: Pu @ w)
     if P.size < _STRUCTURE_MIN_ENTRIES:
         return dense
@@ -452,12 +451,12 @@ def ibu(
     max_iter, tol = _iter_args(max_iter, tol)
     pi = _init(init, d)
     used = counts > 0
-    Pu = P[:, used]
+    Pu = P[:, used]  # a copy even when every output is used: BLAS's summation order can depend on the buffer
     frac = counts[used] / counts.sum()
     if np.any(pi @ Pu <= 0):
         raise ValueError("output_counts has reports of an output that no input with positive init can produce")
 
-    forward, back = _channel_products(P, used)
+    forward, back = _channel_products(P, Pu, used)
     pi, it, conv = _run_em(lambda x: _ibu_step(x, forward, back, frac), pi, max_iter, tol)
     return _em_result(pi, it, conv, "ibu", max_iter, tol, return_info, lambda: np.sum(counts[used] * np.log(pi @ Pu)))
 

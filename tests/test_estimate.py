@@ -449,7 +449,8 @@ def fast_form(P, counts):
     """Which form `ibu` uses for this channel and these counts: 'dense', 'sparse', 'grr-like' or 'walsh'."""
     from ldp.estimate import _channel_products
 
-    forward, _ = _channel_products(np.asarray(P, dtype=float), np.asarray(counts) > 0)
+    used = np.asarray(counts) > 0
+    forward, _ = _channel_products(np.asarray(P, dtype=float), np.asarray(P, dtype=float)[:, used], used)
     name = forward.__qualname__
     return next((k for k in ("grr_like", "sparse", "walsh") if k in name), "dense").replace("_", "-")
 
