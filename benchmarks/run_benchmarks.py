@@ -6,29 +6,34 @@ Three groups of measurements (d = 1000, eps = 1 throughout):
 1. *Per-user* perturb + aggregate + estimate for GRR, OUE and OLH at n = 1e5 and 1e6
    users.  ``ldp`` is timed on the whole population.  The peers run one Python call
    per user; they are timed on a subsample of users and extrapolated linearly to n,
-   except OUE at the largest n, where both peers are timed three times at full n, in turn
-   (multi-freq-ldpy keeps every report, about 8 GB at 1e6, so its cost is not linear).
+   except OUE at the largest n, where both peers are timed once per process at full n, in turn
+   (three times in all with the default three processes; multi-freq-ldpy keeps every report, about
+   8 GB at 1e6, so its cost is not linear).
    Beside ``ldp`` a *floor* is timed: the bare random draws the oracle needs plus one
    count (see :func:`floor_task`), so the table shows how far ``ldp`` is from it.
 2. *Count-level* simulation at n = 1e8 (GRR, OUE, SS, Hadamard response, Bloom RAPPOR):
    ``simulate_counts`` + the unbiased estimate.  The peers have no count-level sampler.
-3. *IBU* (iterative Bayesian update) on a GRR channel with d = 1000: ``ldp``'s structured
-   O(d) update (``ibu_grr``) and its dense O(d^2) update (``ibu``, the like-for-like
-   comparison) against multi-freq-ldpy's numba ``IBU`` (dense), per iteration.
+3. *IBU* (iterative Bayesian update) at d = 1000, per iteration, against multi-freq-ldpy's numba ``IBU``
+   (a dense d x d matrix product every iteration): ``ldp.estimate.ibu`` on the GRR channel, on Hadamard
+   response's channel and on a channel with no structure, ``ibu_ue``'s EM on OUE support counts,
+   ``ibu_grr`` on GRR counts, and ``grr_mle`` (the fixed point in closed form) for reference.
 
-Every comparison is *interleaved*: the contenders of one row run in turn, round after
-round, so a change of machine load hits all of them; the table reports the minimum and
-the median over rounds, and ratios are taken between medians (the minimum ratio is shown
-too).  Times are the CPU time of the benchmark process by default (``--clock wall`` for
-elapsed time): every contender is single-threaded, so CPU time is its work, without the
-time spent waiting for a core on a loaded machine.  The load average at the start and end
-of the run is written in the header.
+Every comparison is *interleaved*: the contenders of one row run in turn, round after round,
+so a change of machine load hits all of them; each process keeps the median over its rounds.
+Every group runs in ``--processes`` (default 3) *independent processes*, one after another; the
+table gives the median of the per-process medians and their range (lowest to highest process), and
+speed-ups are ratios of medians within a process, summarised the same way.  A target is met only if
+it is met in every process.  Times are the CPU time of the benchmark process by default (``--clock
+wall`` for elapsed time): every contender is single-threaded, so CPU time is its work, without the
+time spent waiting for a core on a loaded machine.  The load average at the start and end of the run
+is written in the header.
 
 A peer that is not installed is skipped with a message.  Results go to
-``benchmarks/results/latest.csv`` and ``latest.md`` (git-ignored).
+``benchmarks/results/latest.csv`` (one row per measurement, summarised across processes), ``runs.csv`` (every
+process's rows) and ``latest.md`` (git-ignored).
 
 Usage: ``python benchmarks/run_benchmarks.py [--quick] [--clock cpu|wall] [--per-user GRR,OUE,OLH]
-[--per-user-only] [--out DIR]``.
+[--per-user-only] [--only-ibu] [--processes N] [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -45,7 +50,9 @@ import importlib
 import math
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -432,86 +439,130 @@ def count_rows(n: int, rounds: int) -> list[dict]:
 
 
 # ---------------------------------------------------------------------------- IBU
-def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, rounds: int) -> list[dict]:
-    """IBU on GRR counts (n = 2e5 reports of a uniform input, d = 1000), per iteration, interleaved.
+#: reports in the IBU rows
+N_IBU = 200_000
+#: the IBU rows: key -> (what it measures, target on the speed-up over the peer per iteration, or None)
+IBU_ENTRIES = {
+    "ibu_grr": ("GRR counts: ldp.estimate.ibu_grr (structured O(d) update, once per distinct count)", 100.0),
+    "ibu GRR": ("GRR channel as a dense d×d matrix: ldp.estimate.ibu (finds the GRR form itself)", 10.0),
+    "ibu HR": ("Hadamard response channel, d×K = 1000×1024: ldp.estimate.ibu (Walsh–Hadamard products)", 10.0),
+    "ibu_ue": ("OUE support counts: ldp.estimate.ibu_ue(method='em') (composite-likelihood EM, O(d))", 10.0),
+    "ibu random": ("a channel with no structure (random dense d×d): ldp.estimate.ibu, two BLAS products", None),
+    "grr_mle": ("GRR counts: ldp.estimate.grr_mle, IBU's fixed point in closed form, no iterations", None),
+}
 
-    multi-freq-ldpy's numba ``IBU`` multiplies by the dense d x d channel every iteration. ``ldp`` has
-    two rows: ``ibu_grr`` uses the structure of the GRR channel (O(d) per iteration), and the general
-    ``ibu`` multiplies by the dense channel like the peer (O(d^2), the like-for-like comparison).
-    Both ``ldp`` functions give the peer's iterates (checked below).  All times are scaled to the
-    peer's default 10^4 iterations.  ``grr_mle`` (the fixed point in closed form) is for reference.
-    """
-    o = GRR(EPS, D)
-    n = 200_000
-    counts = o.simulate_counts(np.random.default_rng(5).multinomial(n, np.full(D, 1 / D)), 6)
-    P = o.channel()
-    fast_iters = IBU_ITERATIONS
-    contenders: dict[str, Callable[[], Any]] = {
-        "ibu_grr": lambda: ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=fast_iters, tol=0.0),
-        "ibu": lambda: ldp_estimate.ibu(P, counts, max_iter=dense_iters, tol=0.0),
-        "grr_mle": lambda: ldp_estimate.grr_mle(counts, o.p, o.q),
+
+def ibu_inputs(n: int) -> dict[str, Any]:
+    """Channels and counts for the IBU rows: n reports of a uniform input through GRR, HR and OUE, d = 1000."""
+    gen = np.random.default_rng(5)
+    true = gen.multinomial(n, np.full(D, 1 / D))
+    grr, hr, oue = GRR(EPS, D), HadamardResponse(EPS, D), OUE(EPS, D)
+    rand = gen.random((D, D))
+    return {
+        "grr": grr,
+        "oue": oue,
+        "grr_counts": grr.simulate_counts(true, 6),
+        "grr_P": grr.channel(),
+        "hr_P": hr.channel(),
+        "hr_counts": gen.multinomial(true, hr.channel()).sum(axis=0),  # output (not support) counts, K of them
+        "ue_counts": oue.simulate_counts(true, 8),
+        "rand_P": rand / rand.sum(axis=1, keepdims=True),
     }
-    iters = {"ibu_grr": fast_iters, "ibu": dense_iters, "grr_mle": None}
+
+
+def ibu_contenders(x: dict[str, Any], dense_iters: int) -> tuple[dict[str, Callable[[], Any]], dict[str, int | None]]:
+    """The ldp contenders of the IBU group and the iterations each runs (None: one call, no iterations)."""
+    o, ue, full = x["grr"], x["oue"], IBU_ITERATIONS
+    est = ldp_estimate
+    contenders: dict[str, Callable[[], Any]] = {
+        "ibu_grr": lambda: est.ibu_grr(x["grr_counts"], o.p, o.q, max_iter=full, tol=0.0),
+        "ibu GRR": lambda: est.ibu(x["grr_P"], x["grr_counts"], max_iter=full, tol=0.0),
+        "ibu HR": lambda: est.ibu(x["hr_P"], x["hr_counts"], max_iter=full, tol=0.0),
+        "ibu_ue": lambda: est.ibu_ue(x["ue_counts"], N_IBU, ue.p, ue.q, method="em", max_iter=full, tol=0.0),
+        "ibu random": lambda: est.ibu(x["rand_P"], x["grr_counts"], max_iter=dense_iters, tol=0.0),
+        "grr_mle": lambda: est.grr_mle(x["grr_counts"], o.p, o.q),
+    }
+    iters = {"ibu_grr": full, "ibu GRR": full, "ibu HR": full, "ibu_ue": full, "ibu random": dense_iters}
+    return contenders, {k: iters.get(k) for k in contenders}
+
+
+def ibu_check(x: dict[str, Any], peer: Callable[[int], np.ndarray], iters: int) -> float:
+    """Print how far ldp's GRR iterates are from the peer's after ``iters`` steps; return the gap of 10^4 steps
+    of ``ibu_grr`` to the closed-form fixed point."""
+    o, c = x["grr"], x["grr_counts"]
+    theirs = peer(iters)
+    ours = ldp_estimate.ibu_grr(c, o.p, o.q, max_iter=iters, tol=0.0)
+    dense = ldp_estimate.ibu(x["grr_P"], c, max_iter=iters, tol=0.0)
+    print(
+        f"  same EM: after {iters} iterations ibu_grr and ibu (GRR channel) differ from the peer by "
+        f"{np.abs(theirs - ours).max():.1e} and {np.abs(theirs - dense).max():.1e} (max abs)"
+    )
+    ref = ldp_estimate.ibu_grr(c, o.p, o.q, max_iter=IBU_ITERATIONS, tol=0.0)
+    return float(np.abs(ref - ldp_estimate.grr_mle(c, o.p, o.q)).max())
+
+
+def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, rounds: int) -> list[dict]:
+    """IBU at d = 1000 (n = 2e5 reports of a uniform input), per iteration, interleaved with the peer.
+
+    multi-freq-ldpy's numba ``IBU`` multiplies by a dense d x d matrix every iteration (for GRR, and for UE and
+    local hashing with p on the diagonal and q elsewhere), so its cost does not depend on the channel; it is
+    timed on the GRR channel.  It takes square matrices only, so the Hadamard-response row (1000 x 1024, 2.4%
+    more entries) is compared with that same d x d time.  All times are scaled to the peer's default 10^4
+    iterations; every ldp contender runs all 10^4 (its one-off set-up included), except the unstructured dense
+    channel (``dense_iters``, scaled).
+    """
+    x = ibu_inputs(N_IBU)
+    contenders, iters = ibu_contenders(x, dense_iters)
     gap = math.nan
     if "multi-freq-ldpy" in peers:
         from multi_freq_ldpy.estimators.Histogram_estimator import IBU
 
-        A = P.T.copy()  # their A[i, j] = P(report i | value j) (symmetric for GRR)
-        freq = counts / counts.sum()
+        A = x["grr_P"].T.copy()  # their A[i, j] = P(report i | value j) (symmetric for GRR)
+        freq = x["grr_counts"] / x["grr_counts"].sum()
         IBU(D, A, freq, 2, 0.0, "max_abs")  # numba compilation, not timed
         contenders["multi-freq-ldpy"] = lambda: IBU(D, A, freq, peer_iters, 0.0, "max_abs")
         iters["multi-freq-ldpy"] = peer_iters
-        theirs = IBU(D, A, freq, peer_iters, 0.0, "max_abs")
-        ours = ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=peer_iters, tol=0.0)
-        dense = ldp_estimate.ibu(P, counts, max_iter=peer_iters, tol=0.0)
-        print(
-            f"  same EM: after {peer_iters} iterations ibu_grr and ibu differ from the peer by "
-            f"{np.abs(theirs - ours).max():.1e} and {np.abs(theirs - dense).max():.1e} (max abs)"
-        )
-        ref = ldp_estimate.ibu_grr(counts, o.p, o.q, max_iter=IBU_ITERATIONS, tol=0.0)
-        gap = float(np.abs(ref - ldp_estimate.grr_mle(counts, o.p, o.q)).max())
+        gap = ibu_check(x, lambda k: IBU(D, A, freq, k, 0.0, "max_abs"), peer_iters)
     else:
         print("[skip] multi-freq-ldpy IBU: not installed")
+    for run in contenders.values():
+        run()  # warm-up
     times = interleaved(contenders, rounds)
     per_iter = {k: [t / iters[k] for t in v] for k, v in times.items() if iters[k]}
     peer = summary(per_iter["multi-freq-ldpy"], IBU_ITERATIONS) if "multi-freq-ldpy" in per_iter else (math.nan,) * 2
-    entries = (
-        ("ibu_grr", "structured O(d) update (ldp.estimate.ibu_grr) vs the peer's dense O(d²) one", ">= 100× peer"),
-        ("ibu", "dense O(d²) update (ldp.estimate.ibu), like for like with the peer", "(reference)"),
-        ("grr_mle", "the fixed point in closed form (ldp.estimate.grr_mle), no iterations", "(reference)"),
-    )
-    rows: list[dict] = []
-    for key, name, target in entries:
-        mn, md = summary(per_iter[key], IBU_ITERATIONS) if key in per_iter else summary(times[key])
-        row = {
-            "group": "IBU",
-            "task": f"IBU, GRR channel d={D}: {name}",
-            "oracle": "IBU",
-            "n": n,
-            "ldp_min_s": mn,
-            "ldp_median_s": md,
-            "pure-ldp_min_s": math.nan,
-            "pure-ldp_median_s": math.nan,
-            "multi-freq-ldpy_min_s": peer[0],
-            "multi-freq-ldpy_median_s": peer[1],
-            "multi-freq-ldpy_how": f"{rounds} runs of {peer_iters} iterations, × {IBU_ITERATIONS}/{peer_iters}",
-            "peer_gap_to_fixed_point": gap,
-            "speedup": peer[1] / md,
-            "speedup_min": peer[0] / mn,
-            "target": target,
-            "how": (
-                f"interleaved, {rounds} rounds; "
-                + (
-                    f"{iters[key]} iterations per run, × {IBU_ITERATIONS}/{iters[key]}"
-                    if iters.get(key)
-                    else "one call per run"
-                )
-            ),
-            "met": (None if math.isnan(peer[1]) or key != "ibu_grr" else bool(peer[1] / md >= 100)),
-        }
-        rows.append(row)
-        print(f"  {key}: median {md:.4f} s per 10^4 iterations; {row['speedup']:.0f}× the peer", flush=True)
+    rows = [ibu_row(key, per_iter, times, iters, peer, gap, rounds, peer_iters) for key in IBU_ENTRIES]
+    for row in rows:
+        print(
+            f"  {row['oracle']}: median {row['ldp_median_s']:.4f} s per 10^4 iterations; {row['speedup']:.0f}× the peer"
+        )
     return rows
+
+
+def ibu_row(key, per_iter, times, iters, peer, gap, rounds, peer_iters) -> dict:
+    name, target = IBU_ENTRIES[key]
+    mn, md = summary(per_iter[key], IBU_ITERATIONS) if key in per_iter else summary(times[key])
+    runs = f"{iters[key]} iterations per run, × {IBU_ITERATIONS}/{iters[key]}" if iters.get(key) else "one call per run"
+    return {
+        "group": "IBU",
+        "task": f"IBU d={D}, {name}",
+        "oracle": key,
+        "n": N_IBU,
+        "ldp_min_s": mn,
+        "ldp_median_s": md,
+        "pure-ldp_min_s": math.nan,
+        "pure-ldp_median_s": math.nan,
+        "multi-freq-ldpy_min_s": peer[0],
+        "multi-freq-ldpy_median_s": peer[1],
+        "multi-freq-ldpy_how": (
+            f"dense d×d IBU, {rounds} runs of {peer_iters} iterations, × {IBU_ITERATIONS}/{peer_iters}"
+        ),
+        "peer_gap_to_fixed_point": gap,
+        "speedup": peer[1] / md,
+        "speedup_min": peer[0] / mn,
+        "target": f">= {target:g}× peer" if target else "(reference)",
+        "how": f"interleaved, {rounds} rounds; {runs}",
+        "met": None if target is None or math.isnan(peer[1]) else bool(peer[1] / md >= target),
+    }
 
 
 # ---------------------------------------------------------------------------- report
@@ -529,26 +580,61 @@ def _isnan(v: Any) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
-def _pair(r: dict, key: str) -> str:
-    mn, md = r.get(f"{key}_min_s", math.nan), r.get(f"{key}_median_s", math.nan)
+#: the columns summarised across processes: each process's median over its rounds (or its ratio of medians)
+ACROSS = (
+    "ldp_median_s",
+    "floor_median_s",
+    "pure-ldp_median_s",
+    "multi-freq-ldpy_median_s",
+    "speedup",
+    "ldp_over_floor",
+)
+
+
+def across_processes(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per measurement: the median over processes of each process's value, with its range (lo, hi).
+
+    ``met`` holds only if every process met the target; ``met_in`` says in how many processes it did.
+    """
+    rows = []
+    for _, g in runs.groupby(["group", "task", "n"], sort=False):
+        row = g.iloc[0].to_dict()
+        for col in ACROSS:
+            vals = g[col].dropna() if col in g else pd.Series(dtype=float)
+            row[col], row[f"{col}_lo"], row[f"{col}_hi"] = (
+                (vals.median(), vals.min(), vals.max()) if len(vals) else (math.nan,) * 3
+            )
+        mets = [bool(m) for m in g["met"] if not _isnan(m) and m is not None and m == m]
+        row["met"] = all(mets) if mets else None
+        row["met_in"] = f"{sum(mets)} of {len(mets)}" if mets else ""
+        row["processes"] = len(g)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _cell(r: dict, col: str, fmt: Callable[[float], str]) -> str:
+    md = r.get(col, math.nan)
     if _isnan(md):
         return "-"
-    return fmt_seconds(md) if mn == md else f"{fmt_seconds(md)} ({fmt_seconds(mn)})"
+    lo, hi = r.get(f"{col}_lo", md), r.get(f"{col}_hi", md)
+    return f"{fmt(md)} [{fmt(lo)}–{fmt(hi)}]"
+
+
+def _ratio(v: float) -> str:
+    return f"{v:,.0f}×" if v >= 10 else f"{v:.2f}×"
 
 
 def markdown(df: pd.DataFrame) -> str:
-    """The result table: medians, with minima in brackets; how each cell was measured in the last column."""
+    """The result table: medians across processes, their range in brackets; how each cell was measured last."""
     lines = [
         "| task | n | ldp | floor | ldp ÷ floor | pure-ldp | multi-freq-ldpy | speed-up vs faster peer "
-        "| target | met | how measured |",
+        "| target | met (processes) | how measured (in each process) |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in df.to_dict("records"):
-        fl = r.get("ldp_over_floor", math.nan)
-        fl_s = "-" if _isnan(fl) else f"{fl:.2f}× ({r['ldp_over_floor_min']:.2f}×)"
-        sp, spm = r.get("speedup", math.nan), r.get("speedup_min", math.nan)
-        sp_s = "-" if _isnan(sp) else f"{sp:,.0f}× ({spm:,.0f}×)"
         met = {True: "yes", False: "**no**"}.get(r.get("met"), "-")
+        if r.get("met_in"):
+            met += f" ({r['met_in']})"
         how = [str(r.get("how", ""))]
         for label in ("pure-ldp", "multi-freq-ldpy"):
             h = r.get(f"{label}_how")
@@ -556,22 +642,66 @@ def markdown(df: pd.DataFrame) -> str:
                 how.append(f"{label}: {h}")
         if isinstance(r.get("floor_how"), str):
             how.append(f"floor: {r['floor_how']}")
+        cells = [_cell(r, c, fmt_seconds) for c in ("ldp_median_s", "floor_median_s")]
+        cells.append(_cell(r, "ldp_over_floor", _ratio))
+        cells += [_cell(r, f"{p}_median_s", fmt_seconds) for p in ("pure-ldp", "multi-freq-ldpy")]
+        cells.append(_cell(r, "speedup", _ratio))
         lines.append(
-            f"| {r['task']} | {int(r['n']):.0e} | {_pair(r, 'ldp')} | {_pair(r, 'floor')} | {fl_s} "
-            f"| {_pair(r, 'pure-ldp')} | {_pair(r, 'multi-freq-ldpy')} | {sp_s} | {r['target']} | {met} "
-            f"| {'; '.join(how)} |"
+            f"| {r['task']} | {int(r['n']):.0e} | {' | '.join(cells)} | {r['target']} | {met} | {'; '.join(how)} |"
         )
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+#: the groups of rows; each runs in its own processes
+GROUPS = ("GRR", "OUE", "OLH", "count", "IBU")
+
+
+def run_group(group: str, quick: bool) -> list[dict]:
+    """One process's measurements of one group (``--worker``)."""
+    peers = load_peers() if group != "count" else {}
+    if quick:
+        sizes, subsample, peer_iters, dense_iters, rounds = (
+            [100_000],
+            {"GRR": 5_000, "OUE": 1_000, "OLH": 100},
+            100,
+            200,
+            3,
+        )
+    else:
+        sizes, subsample = [100_000, 1_000_000], {"GRR": 50_000, "OUE": 10_000, "OLH": 2_000}
+        peer_iters, dense_iters, rounds = 500, 1_000, 5
+    if group == "count":
+        return count_rows(100_000_000, rounds)
+    if group == "IBU":
+        return ibu_rows(peers, peer_iters, dense_iters, rounds)
+    # one full-n OUE run of each peer per process: three processes give the three full-n runs
+    return per_user_rows(peers, sizes, subsample, rounds, full_n_oue=not quick, kinds=(group,), full_n_runs=1)
+
+
+def run_processes(groups: list[str], processes: int, args: argparse.Namespace, tmp: Path) -> pd.DataFrame:
+    """Run each group in ``processes`` fresh Python processes, one after another; their rows, with a process column."""
+    frames = []
+    for group in groups:
+        for i in range(processes):
+            out = tmp / f"{group}-{i}"
+            print(f"\n[{group}] process {i + 1}/{processes} (load average {load_average()})", flush=True)
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", group, "--out", str(out)]
+            cmd += ["--clock", args.clock] + (["--quick"] if args.quick else [])
+            subprocess.run(cmd, check=True)
+            frame = pd.read_csv(out / "latest.csv")
+            frame["process"] = i + 1
+            frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="n = 1e5 only, smaller peer subsamples, fewer rounds")
     ap.add_argument(
         "--out",
         type=Path,
         default=Path(__file__).resolve().parent / "results",
-        help="directory for latest.csv and latest.md",
+        help="directory for latest.csv, runs.csv and latest.md",
     )
     ap.add_argument(
         "--clock",
@@ -585,51 +715,66 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated per-user rows to run (GRR, OUE, OLH; empty for none)",
     )
     ap.add_argument("--per-user-only", action="store_true", help="skip the count-level and IBU groups")
+    ap.add_argument("--only-ibu", action="store_true", help="only the IBU group")
+    ap.add_argument("--processes", type=int, default=3, help="independent processes per group (default 3)")
+    ap.add_argument("--worker", choices=GROUPS, help=argparse.SUPPRESS)  # one process of one group
     args = ap.parse_args(argv)
     if args.per_user and not set(args.per_user.split(",")) <= {"GRR", "OUE", "OLH"}:
         ap.error(f"--per-user takes a comma-separated subset of GRR,OUE,OLH, got {args.per_user!r}")
+    if args.processes < 1:
+        ap.error(f"--processes must be >= 1, got {args.processes}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     global _clock
     _clock = CLOCK[args.clock]
-
-    load_start = load_average()
-    print(
-        f"python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs, "
-        f"pure-ldp {version('pure-ldp')}, multi-freq-ldpy {version('multi-freq-ldpy')}, "
-        f"xxhash {version('xxhash')}; load average {load_start}"
-    )
-    peers = load_peers()
-    if args.quick:
-        sizes, subsample, peer_iters, dense_iters, rounds = (
-            [100_000],
-            {"GRR": 5_000, "OUE": 1_000, "OLH": 100},
-            100,
-            200,
-            3,
-        )
-    else:
-        sizes, subsample = [100_000, 1_000_000], {"GRR": 50_000, "OUE": 10_000, "OLH": 2_000}
-        peer_iters, dense_iters, rounds = 500, 1_000, 5
-
-    kinds = tuple(args.per_user.split(",")) if args.per_user else ()
-    rows: list[dict] = []
-    if kinds:
-        print("\n[1/3] per-user perturb + aggregate + estimate")
-        rows += per_user_rows(peers, sizes, subsample, rounds, full_n_oue=not args.quick, kinds=kinds)
-    if not args.per_user_only:
-        print("\n[2/3] count-level simulation (no peer offers one)")
-        rows += count_rows(100_000_000, rounds)
-        print("\n[3/3] IBU")
-        rows += ibu_rows(peers, peer_iters, dense_iters, rounds)
-
-    df = pd.DataFrame(rows)
-    df["clock"] = args.clock
+    if args.worker:
+        df = pd.DataFrame(run_group(args.worker, args.quick))
+        df["clock"] = args.clock
+        args.out.mkdir(parents=True, exist_ok=True)
+        df.to_csv(args.out / "latest.csv", index=False)
+        return 0
+    groups = [] if args.only_ibu else [k for k in args.per_user.split(",") if k]
+    groups += ["IBU"] if args.only_ibu else ([] if args.per_user_only else ["count", "IBU"])
+    load_start, started = load_average(), time.perf_counter()
+    print(f"{platform_line()}; load average {load_start}")
+    with tempfile.TemporaryDirectory(prefix="ldp-bench-") as tmp:
+        runs = run_processes(groups, args.processes, args, Path(tmp))
+    load_end, elapsed = load_average(), time.perf_counter() - started
+    df = across_processes(runs)
     args.out.mkdir(parents=True, exist_ok=True)
+    runs.to_csv(args.out / "runs.csv", index=False)
     df.to_csv(args.out / "latest.csv", index=False)
-    table = markdown(df)
-    load_end = load_average()
+    text = report(df, args, load_start, load_end, elapsed)
+    (args.out / "latest.md").write_text(text + "\n")
+    print("\n" + text)
+    print(f"\nwrote {args.out / 'runs.csv'} (every process), {args.out / 'latest.csv'} and {args.out / 'latest.md'}")
+    return 0
+
+
+def platform_line() -> str:
+    return (
+        f"python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs, "
+        f"pure-ldp {version('pure-ldp')}, multi-freq-ldpy {version('multi-freq-ldpy')}, xxhash {version('xxhash')}"
+    )
+
+
+def report(df: pd.DataFrame, args: argparse.Namespace, load_start: str, load_end: str, elapsed: float) -> str:
+    header = (
+        f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {os.cpu_count()} CPUs (load average 1/5/15 min: "
+        f"{load_start} at the start, {load_end} at the end; {elapsed / 60:.1f} min elapsed): {platform_line()}; "
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}; d = {D}, eps = {EPS:g}"
+        f"{' (--quick)' if args.quick else ''}; clock: "
+        f"{'CPU time of the benchmark process' if args.clock == 'cpu' else 'wall time'}; "
+        f"each group run in {args.processes} independent processes, one after another."
+    )
     note = (
-        "Cells are medians over interleaved rounds, minima in brackets; speed-ups and ldp ÷ floor are "
-        "ratios of medians (of minima in brackets); 'met' uses the medians."
+        "Each process times its contenders in interleaved rounds and keeps the median over its rounds; a cell is "
+        "the median of those per-process medians, with their range (lowest–highest process) in brackets. Speed-ups "
+        "and ldp ÷ floor are computed within each process (ratio of its medians), then summarised the same way. "
+        "'met' holds only if the target was met in every process."
     )
     gaps = df.get("peer_gap_to_fixed_point")
     if gaps is not None and gaps.notna().any():
@@ -637,18 +782,7 @@ def main(argv: list[str] | None = None) -> int:
             f" After 10^4 iterations IBU is still {gaps.dropna().iloc[0]:.3f} (max abs) from the fixed "
             "point that grr_mle returns."
         )
-    header = (
-        f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {os.cpu_count()} CPUs (load average 1/5/15 min: "
-        f"{load_start} at the start, {load_end} at the end): python {platform.python_version()}, "
-        f"numpy {np.__version__}, pure-ldp {version('pure-ldp')}, multi-freq-ldpy "
-        f"{version('multi-freq-ldpy')}, xxhash {version('xxhash')}; OPENBLAS_NUM_THREADS="
-        f"{os.environ.get('OPENBLAS_NUM_THREADS')}; d = {D}, eps = {EPS:g}{' (--quick)' if args.quick else ''}; "
-        f"clock: {'CPU time of the benchmark process' if args.clock == 'cpu' else 'wall time'}."
-    )
-    (args.out / "latest.md").write_text(header + "\n\n" + table + "\n\n" + note + "\n")
-    print("\n" + header + "\n\n" + table + "\n\n" + note)
-    print(f"\nwrote {args.out / 'latest.csv'} and {args.out / 'latest.md'}")
-    return 0
+    return header + "\n\n" + markdown(df) + "\n\n" + note
 
 
 if __name__ == "__main__":

@@ -37,3 +37,43 @@ def test_interleaved_runs_each_contender_once_per_round(bench):
     assert {k: len(v) for k, v in times.items()} == dict.fromkeys("abcd", 8)
     after = Counter(zip(calls, calls[1:]))
     assert after[("c", "d")] < 8 // 2  # a plain rotation: 6 times in 8 rounds
+
+
+def test_rows_are_summarised_across_processes(bench):
+    """Each row: the median of the per-process medians with their range; 'met' only if met in every process."""
+    pd = pytest.importorskip("pandas")
+    runs = pd.DataFrame(
+        [
+            {
+                "group": "IBU",
+                "task": "a",
+                "n": 10,
+                "target": ">= 100×",
+                "ldp_median_s": t,
+                "speedup": s,
+                "met": s >= 100,
+                "process": i,
+            }
+            for i, (t, s) in enumerate([(1.0, 120.0), (3.0, 90.0), (2.0, 150.0)], start=1)
+        ]
+        + [
+            {
+                "group": "IBU",
+                "task": "b",
+                "n": 10,
+                "target": "-",
+                "ldp_median_s": 5.0,
+                "speedup": None,
+                "met": None,
+                "process": 1,
+            }
+        ]
+    )
+    out = bench.across_processes(runs).set_index("task")
+    assert (out.loc["a", "ldp_median_s"], out.loc["a", "ldp_median_s_lo"], out.loc["a", "ldp_median_s_hi"]) == (2, 1, 3)
+    assert (out.loc["a", "speedup"], out.loc["a", "speedup_lo"], out.loc["a", "speedup_hi"]) == (120, 90, 150)
+    assert not out.loc["a", "met"]  # one process missed the target
+    assert out.loc["a", "met_in"] == "2 of 3" and out.loc["a", "processes"] == 3
+    assert out.loc["b", "met"] is None and out.loc["b", "processes"] == 1
+    table = bench.markdown(out.reset_index())
+    assert "2.00 s [1.00 s–3.00 s]" in table and "120× [90×–150×]" in table and "**no** (2 of 3)" in table

@@ -407,3 +407,172 @@ def test_ibu_grr_stops_on_a_check_and_reaches_the_fixed_point():
     # identity channel (q = 0): the masked divide keeps unreported values at 0
     pi = ibu_grr([3, 0, 1], 1.0, 0.0)
     np.testing.assert_allclose(pi, [0.75, 0.0, 0.25])
+
+
+# ---------------------------------------------------------------------------- the fast paths equal the plain iteration
+# Issue 27: `ibu` finds structure in the channel matrix (a constant per column plus a few larger entries, or
+# Hadamard-response rows) and `ibu_grr` iterates once per distinct (count, start) pair.  Each is compared with the
+# plain iteration the code used before, written out here: two dense products per step, L1 change checked every step.
+
+
+def plain_ibu(P, counts, iters, init=None, keep=()):
+    """The dense IBU iteration as `ibu` ran it before issue 27 (same operations, same order).
+
+    Returns the estimate after ``iters`` steps, or a dict of the estimates after each step count in ``keep``.
+    """
+    P = np.asarray(P, dtype=float)
+    counts = np.asarray(counts, dtype=float)
+    used = counts > 0
+    Pu = P[:, used]
+    frac = counts[used] / counts.sum()
+    pi = np.full(P.shape[0], 1.0 / P.shape[0]) if init is None else np.asarray(init, dtype=float) / np.sum(init)
+    kept = {}
+    for it in range(1, iters + 1):
+        new = pi * (Pu @ (frac / (pi @ Pu)))
+        pi = new / new.sum()
+        if it in keep:
+            kept[it] = pi
+    return kept if keep else pi
+
+
+def hadamard_rows_channel(eps, d, rows=None, flip=False):
+    """A Hadamard-response-like channel: P[x, y] = (1 ± lam H[rows_x, y]) / K (rows 1..d and + by default)."""
+    from ldp.oracles.hadamard import hadamard_matrix
+
+    K = 1 << int(d).bit_length()
+    lam = (math.exp(eps) - 1) / (math.exp(eps) + 1)
+    H = hadamard_matrix(K)[np.arange(1, d + 1) if rows is None else rows]
+    return (1 + (-lam if flip else lam) * H) / K
+
+
+def fast_form(P, counts):
+    """Which form `ibu` uses for this channel and these counts: 'dense', 'sparse', 'grr-like' or 'walsh'."""
+    from ldp.estimate import _channel_products
+
+    used = np.asarray(counts) > 0
+    forward, _ = _channel_products(np.asarray(P, dtype=float), np.asarray(P, dtype=float)[:, used], used)
+    name = forward.__qualname__
+    return next((k for k in ("grr_like", "sparse", "walsh") if k in name), "dense").replace("_", "-")
+
+
+def _channel_cases():
+    rng = np.random.default_rng(27)
+    grr = GRR(1.0, 1000).channel()
+    block = np.full((600, 600), 0.5 / 600)  # non-constant column background plus a sparse part (one entry per row)
+    block[np.arange(600), rng.integers(0, 600, 600)] += 0.5
+    lh = np.full((6000, 4), 0.2)  # local hashing given the hash: GRR on H(x), g = 4
+    lh[np.arange(6000), rng.integers(0, 4, 6000)] = 0.4
+    rand = rng.dirichlet(np.ones(300), size=200)
+    return {
+        "GRR d=1000": (grr, "grr-like sparse"),  # grr-like when every output was reported
+        "GRR d=1000 eps=6": (GRR(6.0, 1000).channel(), "grr-like sparse"),
+        "block + one entry per row": (block / block.sum(axis=1, keepdims=True), "sparse"),
+        "hash channel d=6000 g=4": (lh, "dense"),  # a quarter of the entries stand out: dense BLAS is cheaper
+        "Hadamard response d=1000": (hadamard_rows_channel(1.0, 1000), "walsh"),
+        "Hadamard response, eps=3, flipped": (hadamard_rows_channel(3.0, 1000, flip=True), "walsh"),
+        "Hadamard rows shuffled": (
+            hadamard_rows_channel(1.0, 700, rows=rng.permutation(np.arange(1, 1024))[:700]),
+            "walsh",
+        ),
+        "random dense": (rand, "dense"),
+        "GRR d=2": (GRR(1.0, 2).channel(), "dense"),
+    }
+
+
+CHANNELS = _channel_cases()
+
+
+def _counts_cases(m, seed):
+    rng = np.random.default_rng(seed)
+    base = rng.multinomial(200_000, rng.dirichlet(np.ones(m))).astype(float)
+    some_zero = base.copy()
+    some_zero[:: max(2, m // 5)] = 0  # unreported outputs (column 0 among them)
+    one_output = np.zeros(m)
+    one_output[m // 2] = 7
+    every = base + 1  # every output reported
+    return {"seeded": base, "every": every, "zeros": some_zero, "one output": one_output, "huge": every * 1e12 + 1e15}
+
+
+@pytest.mark.filterwarnings("ignore::ldp.exceptions.ConvergenceWarning")  # fixed iteration counts on purpose
+@pytest.mark.parametrize("case", list(CHANNELS))
+def test_ibu_fast_forms_equal_the_plain_iteration(case):
+    P, form = CHANNELS[case]
+    for i, (label, counts) in enumerate(_counts_cases(P.shape[1], len(case)).items()):
+        assert fast_form(P, counts) in form.split(), label
+        init = None if i % 2 == 0 else np.random.default_rng(i).dirichlet(np.ones(P.shape[0]))
+        wanted = plain_ibu(P, counts, 150, init, keep=(1, 37, 150))
+        for iters, want in wanted.items():
+            got = ibu(P, counts, max_iter=iters, tol=0.0, init=init)
+            if fast_form(P, counts) == "dense":  # the same operations as before: bitwise equal
+                np.testing.assert_array_equal(got, want, err_msg=f"{case}, {label}, {iters}")
+            else:
+                np.testing.assert_allclose(got, want, rtol=1e-12, atol=0, err_msg=f"{case}, {label}, {iters}")
+
+
+@pytest.mark.filterwarnings("ignore::ldp.exceptions.ConvergenceWarning")  # fixed iteration counts on purpose
+def test_ibu_fast_form_long_run_and_stopping_rule():
+    """10^4 steps stay within 1e-12 (relative); a converged run stops where the plain one does."""
+    P = hadamard_rows_channel(1.0, 255)
+    counts = np.random.default_rng(5).multinomial(200_000, np.full(P.shape[1], 1 / P.shape[1]))
+    np.testing.assert_allclose(ibu(P, counts, max_iter=10_000, tol=0.0), plain_ibu(P, counts, 10_000), rtol=1e-12)
+    P = GRR(2.0, 200).channel()
+    counts = np.random.default_rng(6).multinomial(50_000, np.random.default_rng(7).dirichlet(np.full(200, 5.0)))
+    pi, info = ibu(P, counts, tol=1e-8, return_info=True)
+    assert info.converged and fast_form(P, counts) == "grr-like"
+    n = info.n_iter
+    plain = plain_ibu(P, counts, n, keep=(n - 2, n - 1, n))
+    np.testing.assert_allclose(pi, plain[n], rtol=1e-12)
+    assert np.abs(plain[n] - plain[n - 1]).sum() <= 1e-8 < np.abs(plain[n - 1] - plain[n - 2]).sum()
+
+
+def test_ibu_structure_is_not_guessed():
+    """Near-misses of each structure take the dense products (and so give the plain iterates bitwise)."""
+    counts = np.random.default_rng(1).multinomial(10_000, np.full(1024, 1 / 1024))
+    hr = hadamard_rows_channel(1.0, 1000)
+    bent = hr.copy()
+    j = int(np.flatnonzero(hr[3] != hr[3, 0])[0])
+    bent[3, 0], bent[3, j] = bent[3, j], bent[3, 0]  # two unequal entries of one row swapped: not Hadamard rows
+    mixed = hr.copy()
+    mixed[7] = hadamard_rows_channel(1.0, 1000, flip=True)[7]  # one row with the other sign
+    steep = hadamard_rows_channel(5.0, 1000)  # e^5 > 64: the transform's rounding is not bounded well enough
+    for P in (bent, mixed, steep):
+        assert fast_form(P, counts) == "dense"
+        with pytest.warns(ConvergenceWarning):
+            np.testing.assert_array_equal(ibu(P, counts, max_iter=5, tol=0.0), plain_ibu(P, counts, 5))
+
+
+@pytest.mark.filterwarnings("ignore::ldp.exceptions.ConvergenceWarning")  # fixed iteration counts on purpose
+@pytest.mark.parametrize(
+    "eps,d,n,iters",
+    [
+        (1.0, 2, 10, 160),
+        (0.1, 2, 10**15, 1000),
+        (1.0, 1000, 200_000, 2000),
+        (4.0, 1000, 10**15, 500),
+        (2.0, 300, 50, 800),
+    ],
+)
+def test_ibu_grr_grouped_iteration_equals_the_plain_iteration(eps, d, n, iters):
+    """Tied counts share one trajectory; the grouped run equals the plain dense iteration to 1e-12 (relative)."""
+    o = GRR(eps, d)
+    rng = np.random.default_rng(d + iters)
+    counts = o.simulate_counts(rng.multinomial(n, np.full(d, 1 / d)), rng).astype(float)
+    counts[1::3] = 0  # unreported values
+    tied = np.repeat(rng.dirichlet(np.ones(2)), [d // 2, d - d // 2])
+    for init in (None, tied / tied.sum()):  # a start with ties too
+        got = ibu_grr(counts, o.p, o.q, max_iter=iters, tol=0.0, init=init)
+        assert np.unique(counts).size < d or d == 2  # ties: the grouped iteration runs on fewer values
+        np.testing.assert_allclose(got, plain_ibu(o.channel(), counts, iters, init), rtol=1e-12, atol=0)
+    none_reported = ibu_grr(np.zeros(d) + (np.arange(d) == 0), o.p, o.q, max_iter=iters, tol=0.0)
+    np.testing.assert_allclose(none_reported, plain_ibu(o.channel(), np.arange(d) == 0, iters), rtol=1e-12)
+
+
+def test_distinct_pairs():
+    from ldp.estimate import _distinct_pairs
+
+    u = np.array([3.0, 1.0, 3.0, 1.0, 3.0, 2.0])
+    v = np.array([0.5, 0.5, 0.5, 0.2, 0.1, 0.5])
+    first, inverse, weight = _distinct_pairs(u, v)
+    np.testing.assert_array_equal(u[first][inverse], u)
+    np.testing.assert_array_equal(v[first][inverse], v)
+    assert weight.sum() == u.size and sorted(weight.tolist()) == [1, 1, 1, 1, 2]
