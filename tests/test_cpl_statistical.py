@@ -237,19 +237,44 @@ def test_bad_input():
 def test_binned_readings_of_adult_and_cvd():
     from ldp.cpl import datasets as ds
 
-    adult = pd.DataFrame({"age": [20, 40, 70], "workclass": ["a"] * 3, "education": ["9th", "Masters", "HS-grad"],
-                          "marital_status": ["Divorced", "Never-married", "Married-civ-spouse"],
-                          "occupation": ["o"] * 3, "relationship": ["r"] * 3, "race": ["w"] * 3,
-                          "sex": ["Male", "Female", "Male"], "capital_gain": [0, 5, 0], "capital_loss": [0, 0, 1],
-                          "hours_per_week": [20, 40, 60], "native_country": ["United-States", "Mexico", "Peru"],
-                          "income": ["<=50K", ">50K", "<=50K"], "fnlwgt": [1, 1, 1], "education_num": [5, 14, 9]})
+    adult = pd.DataFrame(
+        {
+            "age": [20, 40, 70],
+            "workclass": ["a"] * 3,
+            "education": ["9th", "Masters", "HS-grad"],
+            "marital_status": ["Divorced", "Never-married", "Married-civ-spouse"],
+            "occupation": ["o"] * 3,
+            "relationship": ["r"] * 3,
+            "race": ["w"] * 3,
+            "sex": ["Male", "Female", "Male"],
+            "capital_gain": [0, 5, 0],
+            "capital_loss": [0, 0, 1],
+            "hours_per_week": [20, 40, 60],
+            "native_country": ["United-States", "Mexico", "Peru"],
+            "income": ["<=50K", ">50K", "<=50K"],
+            "fnlwgt": [1, 1, 1],
+            "education_num": [5, 14, 9],
+        }
+    )
     b = ds.adult_scheme_b(adult)
     assert list(b.age.astype(str)) == ["<30", "30-49", "50+"]
     assert list(b.native_country.astype(str)) == ["United-States", "other", "other"]
     assert list(b.education.astype(str)) == ["no diploma", "postgraduate", "HS-grad"]
-    cvd = pd.DataFrame({"age": [10958, 21915], "gender": [1, 2], "height": [170, 160], "weight": [60, 90],
-                        "ap_hi": [110, 150], "cholesterol": [1, 3], "gluc": [1, 1], "smoke": [0, 1], "alco": [0, 0],
-                        "active": [1, 1], "cardio": [0, 1]})
+    cvd = pd.DataFrame(
+        {
+            "age": [10958, 21915],
+            "gender": [1, 2],
+            "height": [170, 160],
+            "weight": [60, 90],
+            "ap_hi": [110, 150],
+            "cholesterol": [1, 3],
+            "gluc": [1, 1],
+            "smoke": [0, 1],
+            "alco": [0, 0],
+            "active": [1, 1],
+            "cardio": [0, 1],
+        }
+    )
     w = ds.cvd_with_binned(cvd)
     assert list(w.age_decade.astype(int)) == [3, 6] and list(w.bmi_class.astype(int)) == [1, 3]
     assert list(w.bp_class.astype(int)) == [0, 2]

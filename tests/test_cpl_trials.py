@@ -176,8 +176,18 @@ def test_batched_matrix_matches_the_per_pair_draw_in_distribution(toy):
     n, runs = len(toy.names), 40
     batched = np.array([st.statistical_cpl_matrix_fast(tabs, n, f, 5, rng=s) for s in range(runs)])
     gen = np.random.default_rng(123)
-    looped = np.array([[[st.statistical_cpl_fast(tabs[k, j], f(tabs[k, j].shape[1]), 5, gen) if k != j else np.nan
-                         for j in range(n)] for k in range(n)] for _ in range(runs)])
+    looped = np.array(
+        [
+            [
+                [
+                    st.statistical_cpl_fast(tabs[k, j], f(tabs[k, j].shape[1]), 5, gen) if k != j else np.nan
+                    for j in range(n)
+                ]
+                for k in range(n)
+            ]
+            for _ in range(runs)
+        ]
+    )
     diff = tc.off_diagonal(batched.mean(0) - looped.mean(0))
     se = tc.off_diagonal(np.sqrt((batched.var(0, ddof=1) + looped.var(0, ddof=1)) / runs))
     assert np.all(np.abs(diff) <= 5 * se + 1e-12)

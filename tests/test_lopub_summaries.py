@@ -116,11 +116,13 @@ def test_paired_gaps_remove_the_spread_between_units():
 
 def test_per_report_times_scale_the_loop_and_add_the_lasso_start():
     base = {"data": "X", "k": 2, "f": 0.5, "sample_seed": 0, "combo": (0, 1), "n": 1000, "cells": 50}
-    frame = pd.DataFrame([
-        {**base, "method": "EM_JD", "seconds": 0.01, "support": 50, "iterations": 10},
-        {**base, "method": "Lasso_JD", "seconds": 0.002, "support": 20, "iterations": 0},
-        {**base, "method": "Lasso+EM_JD", "seconds": 0.005, "support": 20, "iterations": 4},
-    ])
+    frame = pd.DataFrame(
+        [
+            {**base, "method": "EM_JD", "seconds": 0.01, "support": 50, "iterations": 10},
+            {**base, "method": "Lasso_JD", "seconds": 0.002, "support": 20, "iterations": 0},
+            {**base, "method": "Lasso+EM_JD", "seconds": 0.005, "support": 20, "iterations": 4},
+        ]
+    )
     cost = {("X", 2): {"setup": 1e-6, "per_iteration": 1e-7}}
     t = su.per_report_times(frame, cost).to_numpy()
     assert t[0] == pytest.approx(1000 * 50 * (1e-6 + 10 * 1e-7))

@@ -234,4 +234,3 @@ def test_estimator_rows_record_the_support():
     rows = estimator_trial(_table(300), 2, 0.5, 0, 1, m=16, n_combos=1)
     for r in rows:
         assert 1 <= r["support"] <= r["cells"]
-

@@ -54,4 +54,3 @@ def plot_by_method(
     if logy:
         ax.set_yscale("log")
     return ax
-

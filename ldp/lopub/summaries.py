@@ -210,8 +210,12 @@ class Gaps:
 
     def concat(self, other: Gaps) -> Gaps:
         """The gaps of two claims' groups together (e.g. two data sets of one claim)."""
-        return Gaps(np.concatenate([self.mean, other.mean]), np.concatenate([self.se, other.se]),
-                    min(self.trials, other.trials), self.index.append(other.index))
+        return Gaps(
+            np.concatenate([self.mean, other.mean]),
+            np.concatenate([self.se, other.se]),
+            min(self.trials, other.trials),
+            self.index.append(other.index),
+        )
 
 
 def gaps(a: pd.DataFrame, b: pd.DataFrame) -> Gaps:
@@ -226,8 +230,12 @@ def gaps(a: pd.DataFrame, b: pd.DataFrame) -> Gaps:
     if len(common) == 0:
         raise ValueError("a and b share no group")
     a, b = a.loc[common], b.loc[common]
-    return Gaps((a["mean"] - b["mean"]).to_numpy(float), np.hypot(a["se"], b["se"]).to_numpy(float),
-                int(min(a["n"].min(), b["n"].min())), common)
+    return Gaps(
+        (a["mean"] - b["mean"]).to_numpy(float),
+        np.hypot(a["se"], b["se"]).to_numpy(float),
+        int(min(a["n"].min(), b["n"].min())),
+        common,
+    )
 
 
 def paired_gaps(
@@ -290,8 +298,9 @@ def per_report_times(frame: pd.DataFrame, costs: Mapping[tuple[str, int], Mappin
     """
     from .trials import per_report_em_seconds
 
-    _columns(frame, ["data", "k", "f", "sample_seed", "combo", "method", "seconds", "n", "cells", "support",
-                     "iterations"])
+    _columns(
+        frame, ["data", "k", "f", "sample_seed", "combo", "method", "seconds", "n", "cells", "support", "iterations"]
+    )
     key = ["data", "k", "f", "sample_seed", "_u"]
     fr = frame.assign(_u=frame["combo"].map(repr))
     lasso = fr[fr["method"] == LASSO].set_index(key)["seconds"]
