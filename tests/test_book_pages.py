@@ -124,9 +124,6 @@ def test_no_raw_latex_in_the_bibliography(built_book, browser):  # noqa: F811
     assert not raw, f"raw LaTeX on the bibliography page: {raw}"
 
 
-@pytest.mark.xfail(
-    reason="abbreviations added by the merged chapters lack glossary entries (issue 25, open)", strict=False
-)
 def test_every_abbreviation_on_a_page_is_in_the_glossary(built_book, browser):  # noqa: F811
     terms = glossary_terms()
     gaps = {}
