@@ -32,6 +32,20 @@ def test_rmse_trial_matches_analytic():
         trials.make_framework("PEM", 1.0, 2, 3)
 
 
+def test_hec_readings_match_a_simulation_of_the_random_item_hec():
+    from ldp.multiclass.frameworks import HEC
+
+    table = np.array([[400, 100, 20], [30, 60, 90]])
+    gen = np.random.default_rng(7)
+    runs = np.array([((HEC(1.0, 2, 3, invalid="random").run(table, gen) - table) ** 2).mean() for _ in range(1500)])
+    biased = trials.analytic_rmse({"a": table}, "HEC", 1.0, hec_invalid="random-biased") ** 2
+    assert abs(runs.mean() - biased) <= 5 * runs.std(ddof=1) / np.sqrt(runs.size)
+    unbiased = trials.analytic_rmse({"a": table}, "HEC", 1.0, hec_invalid="random") ** 2
+    assert unbiased < biased  # the bias (N - n_C)/d is not zero here
+    with pytest.raises(ValueError, match="hec_invalid must be one of"):
+        trials.analytic_rmse({"a": table}, "HEC", 1.0, hec_invalid="uniform")
+
+
 def test_topk_trial_and_data():
     data = trials.TopKData(syn_classes_table(2, d=200, total=2e4, rng=0))
     out = trials.topk_trial(data, "PTS-opt", 4.0, 5, rng=1)

@@ -23,6 +23,7 @@ from ..claims import Source, printed, read_off
 __all__ = [
     "LINEAR_READING",
     "LOG_READING",
+    "TRIALS_PER_POINT",
     "technical_report_figure",
     "FIG7_AVERAGE_IMPROVEMENT",
     "SYN3_SHARED_TOP20",
@@ -66,6 +67,9 @@ __all__ = [
 LINEAR_READING = 0.02
 #: relative reading precision of a value read by eye off a logarithmic axis
 LOG_READING = 0.20
+
+#: Sec. VII: every experiment is averaged over 20 trials, so each plotted value is itself a 20-trial mean.
+TRIALS_PER_POINT = 20
 
 
 def technical_report_figure(figure: str, *, log_axis: bool = False) -> Source:

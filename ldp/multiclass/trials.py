@@ -31,6 +31,7 @@ from .frameworks import HEC, PTJ, PTS, MulticlassFramework, check_table
 from .paper import ALG1_A, ALG2_B, TOPK_K
 from .topk import mine_topk, score_topk, true_topk
 from .validity import CP
+from .variance import hec_random_item_bias, hec_variance
 
 __all__ = [
     "FREQUENCY_METHODS",
@@ -38,6 +39,7 @@ __all__ = [
     "variance_trial",
     "rmse_trial",
     "analytic_rmse",
+    "HEC_READINGS",
     "TopKData",
     "topk_trial",
     "budget_split_trial",
@@ -89,8 +91,23 @@ def rmse_trial(tables: dict[str, Any], method: str, epsilon: float, rng: Any = N
     return {"rmse": math.sqrt(sq / cells)}
 
 
+#: What an invalid HEC user reports, and the estimator: the authors' code (a dummy item) and the paper's text (a
+#: random real item), whose printed estimator keeps the bias ``(N - n_C)/d`` unless it is removed.
+HEC_READINGS = {
+    "dummy invalid item (authors' code)": "dummy",
+    "random real item, bias removed": "random",
+    "random real item, printed (biased) estimator": "random-biased",
+}
+
+
 def analytic_rmse(
-    tables: dict[str, Any], method: str, epsilon: float, *, as_published: bool = False, shift_oue: bool = True
+    tables: dict[str, Any],
+    method: str,
+    epsilon: float,
+    *,
+    as_published: bool = False,
+    shift_oue: bool = True,
+    hec_invalid: str = "dummy",
 ) -> float:
     """Expected pooled RMSE, ``sqrt(mean over cells of E(estimate - truth)^2)``.
 
@@ -98,13 +115,21 @@ def analytic_rmse(
     ``as_published=True``: HEC and PTJ as the authors' script computed them
     (:mod:`ldp.multiclass.authors`; PTS and PTS-CP are unaffected).  ``shift_oue=False``: the
     HEC script without its one-item shift in the OUE branch (a counterfactual, to measure the shift).
+    ``hec_invalid``: a value of :data:`HEC_READINGS` (``"dummy"``, ``"random"`` or ``"random-biased"``, whose
+    squared bias is added to the variance); only for a correct HEC (``as_published=False``).
     """
+    if hec_invalid not in HEC_READINGS.values():
+        raise ValueError(f"hec_invalid must be one of {sorted(HEC_READINGS.values())}, got {hec_invalid!r}")
     total, cells = 0.0, 0
     n_features = len(tables)
     for tab in tables.values():
         t = check_table(tab)
         if as_published and method == "HEC":
             mse = hec_as_published_mse(t, epsilon, n_features, shift_oue=shift_oue)
+        elif method == "HEC" and hec_invalid != "dummy":
+            mse = hec_variance(t, epsilon, invalid="random")
+            if hec_invalid == "random-biased":
+                mse = mse + hec_random_item_bias(t) ** 2
         elif as_published and method == "PTJ":
             mse = ptj_as_published_mse(t, epsilon)
         else:
