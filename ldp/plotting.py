@@ -40,6 +40,7 @@ __all__ = [
     "plot_theory_vs_sim",
     "finish_figure",
     "layout_problems",
+    "plain_log_labels",
 ]
 
 #: Okabe–Ito colours plus a few extra distinct hues (used by the registry and the fallback)
@@ -1047,6 +1048,36 @@ def _thin_crowded_ticks(fig: Any) -> None:
                 axis.set_major_locator(LogLocator(numticks=n))
             else:
                 axis.set_major_locator(MaxNLocator(nbins=max(n - 1, 2)))
+
+
+def plain_log_labels(ax: Any, axis: str = "y") -> Any:
+    """Label a log axis with plain numbers ("0.2", "0.001", "500") instead of powers of ten ("2 x 10^-1").
+
+    The ticks that carry a label are the ones matplotlib would label (every decade, and the minor ticks of an
+    axis that spans about one decade or less); only the notation changes.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    axis : {"x", "y"}
+
+    Returns
+    -------
+    Axes
+    """
+    from matplotlib.ticker import LogFormatterSciNotation
+
+    if axis not in ("x", "y"):
+        raise ValueError(f"axis must be 'x' or 'y', got {axis!r}")
+
+    class _Plain(LogFormatterSciNotation):
+        def __call__(self, x: float, pos: Any = None) -> str:
+            return f"{x:g}" if super().__call__(x, pos) else ""
+
+    target = ax.xaxis if axis == "x" else ax.yaxis
+    target.set_major_formatter(_Plain())
+    target.set_minor_formatter(_Plain(labelOnlyBase=False))
+    return ax
 
 
 def layout_problems(fig: Any, column_px: float = COLUMN_PX) -> list[str]:

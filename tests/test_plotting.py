@@ -396,3 +396,25 @@ def test_finish_figure_validates_its_arguments():
         finish_figure(fig, margin=2.0)
     with pytest.raises(TypeError, match="Figure"):
         finish_figure("fig")
+
+
+def test_plain_log_labels_change_the_notation_not_which_ticks_are_labelled():
+    from ldp.plotting import plain_log_labels
+
+    fig, (wide, narrow) = new_figure(1, 2)
+    wide.plot([1e-3, 1.0], [1e-3, 1.0])
+    narrow.plot([0.12, 0.9], [0.12, 0.9])
+    for ax in (wide, narrow):
+        ax.set_yscale("log")
+    fig.draw_without_rendering()
+    before = [[t.get_text() != "" for t in ax.yaxis.get_ticklabels(which="both")] for ax in (wide, narrow)]
+    for ax in (wide, narrow):
+        plain_log_labels(ax)
+    fig.draw_without_rendering()
+    after = [[t.get_text() for t in ax.yaxis.get_ticklabels(which="both")] for ax in (wide, narrow)]
+    assert [[s != "" for s in labels] for labels in after] == before
+    shown = {s for labels in after for s in labels if s}
+    assert {"0.001", "0.01", "0.1", "1", "0.2"} <= shown
+    assert not any("e" in s or "^" in s or "times" in s for s in shown)
+    with pytest.raises(ValueError, match="axis"):
+        plain_log_labels(wide, axis="z")
