@@ -80,6 +80,38 @@ def scaled_likelihoods(reports: LoPubReports, j: int) -> tuple[np.ndarray, np.nd
     return reports.cached(("scaled_likelihoods", j), build)
 
 
+def _row_key(table: np.ndarray) -> np.ndarray:
+    """One float per row, equal for equal rows (a projection on fixed weights with irrational steps)."""
+    return table @ (1.0 + np.sqrt(2.0) * np.arange(table.shape[1]))
+
+
+def likelihood_patterns(reports: LoPubReports, j: int) -> tuple[np.ndarray, np.ndarray]:
+    """Users whose rows of attribute ``j``'s scaled likelihood table (:func:`scaled_likelihoods`) are identical.
+
+    Returns ``(first, inverse)``: ``first[g]`` is the first user with pattern ``g`` and
+    ``inverse[i]`` the pattern of user ``i``, so that ``L[first][inverse]`` equals ``L``
+    exactly (rows are compared as stored floats).  A row depends on the report only through
+    its mismatches with the ``|Omega_j|`` filters, so small domains leave few patterns (in
+    exact arithmetic a binary attribute's rows take at most ``2h + 1`` values, the
+    difference of its two mismatch counts; rounding of the log-likelihoods splits some of
+    them), which EM then visits once each, weighted by its count.  The rows are keyed by one
+    fixed projection, and the grouping is checked to be exact (a key shared by two different
+    rows falls back to comparing the rows byte by byte).  Cached on ``reports``.
+    """
+
+    def build() -> tuple[np.ndarray, np.ndarray]:
+        table = np.ascontiguousarray(scaled_likelihoods(reports, j)[0])
+        _, first, inverse = np.unique(_row_key(table), return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+        if not np.array_equal(table[first][inverse], table):
+            rows = table.view(np.dtype((np.void, table.shape[1] * table.itemsize))).ravel()
+            _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+            inverse = inverse.ravel()
+        return first, inverse
+
+    return reports.cached(("likelihood_patterns", j), build)
+
+
 def report_probability(report: Any, candidate: Any, f: float) -> float:
     """``P(s_hat = report | H = candidate)`` for single bit strings (Eq. (11) of Ren et al.).
 
