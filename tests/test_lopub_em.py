@@ -257,19 +257,26 @@ def _binary_reports(n: int = 12_000, k: int = 3, f: float = 0.8, seed: int = 4) 
     return LoPubEncoder([2] * k, f=f, m=32, h=4).encode(codes, rng=seed + 1)
 
 
-def test_likelihood_patterns_group_identical_rows_exactly(monkeypatch):
-    import ldp.lopub.likelihood as lik_module
+@pytest.mark.parametrize("domains", [(2, 2, 2), (3, 4, 2)])
+def test_likelihood_patterns_are_the_users_with_equal_likelihood_rows(domains):
+    from ldp.lopub.likelihood import likelihood_patterns, pattern_bound, scaled_likelihoods
+    from ldp.tables import distinct_rows
 
-    rep = _binary_reports()
-    table = lik_module.scaled_likelihoods(rep, 0)[0]
-    first, inverse = lik_module.likelihood_patterns(rep, 0)
-    np.testing.assert_array_equal(table[first][inverse], table)
-    assert len(np.unique(table, axis=0)) == first.size  # every group is one distinct row, and no row is split
-    # a key that collides for every row: the byte-by-byte comparison must still give the exact groups
-    monkeypatch.setattr(lik_module, "_row_key", lambda t: np.zeros(t.shape[0]))
-    first2, inverse2 = lik_module.likelihood_patterns(rep.uncached(), 0)
-    np.testing.assert_array_equal(table[first2][inverse2], table)
-    assert first2.size == first.size
+    _, rep = _reports(n=3000, f=0.6, domains=domains, m=16, h=3)
+    for j, v in enumerate(domains):
+        table = scaled_likelihoods(rep, j)[0]
+        first, inverse = likelihood_patterns(rep, j)
+        # one row per pattern, up to rounding of the log-likelihoods
+        np.testing.assert_allclose(table[first][inverse], table, rtol=1e-12)
+        # the same partition as the users' mismatch counts relative to value 0 (Hamming distances, computed apart)
+        mism = mismatch_counts(rep.bits[j], rep.filters[j])
+        rel = mism[:, 1:] - mism[:, :1]
+        other_first, other_inverse = distinct_rows(rel - rel.min(axis=0))
+        assert other_first.size == first.size
+        assert len({(a, b) for a, b in zip(inverse, other_inverse)}) == first.size
+        assert first.size <= pattern_bound(rep.filters[j])
+        if v == 2:  # one integer in a range of |H(1) xor H(0)| + 1 <= 2h + 1 values
+            assert pattern_bound(rep.filters[j]) == np.count_nonzero(rep.filters[j][0] ^ rep.filters[j][1]) + 1 <= 7
 
 
 @pytest.mark.filterwarnings("ignore::ldp.exceptions.ConvergenceWarning")  # fixed iteration counts on purpose

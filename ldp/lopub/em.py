@@ -25,13 +25,13 @@ Implementation notes
   soon as the largest cell shrinks.  The default ``criterion="linf"`` uses the
   sup-norm change ``max_w |P_t(w) - P_{t-1}(w)| <= delta`` (erratum E2);
   ``criterion="paper_max"`` reproduces the printed rule for comparison.
-* **Distinct reports.**  Users whose likelihood rows are identical in every attribute
-  of the cluster have identical posteriors, so EM visits each distinct combination of
-  rows once, weighted by how many users share it (the weights are the counts of a
-  sufficient statistic).  The iterates are the per-user ones up to the order of
-  floating-point sums.  Attributes with small domains have few distinct rows
-  (:func:`~ldp.lopub.likelihood.likelihood_patterns`), which is where this pays; when the distinct
-  combinations exceed half the users, EM runs per user as before.
+* **Distinct reports.**  Users whose likelihood rows are equal (up to a per-user factor)
+  in every attribute of the cluster have equal posteriors, so EM visits each distinct
+  combination of rows once, weighted by how many users share it (the counts are a
+  sufficient statistic).  The iterates are the per-user ones up to rounding.  Attributes
+  with small domains have few distinct rows (:func:`~ldp.lopub.likelihood.likelihood_patterns`),
+  which is where this pays; when the combinations cannot be few, or exceed half the users,
+  EM runs per user as before.
 * **Support.**  With ``support`` (a boolean mask), cells outside it start at 0 and
   stay 0 (EM updates are multiplicative).  When at most half of the cells
   survive and their ``N x v'`` design fits in memory, only the surviving cells
@@ -51,7 +51,7 @@ import numpy as np
 from .._checks import check_int, check_probability
 from ..exceptions import warn_not_converged
 from ..tables import distinct_rows
-from .likelihood import likelihood_patterns, log_likelihood_table, scaled_likelihoods
+from .likelihood import likelihood_patterns, log_likelihood_table, pattern_bound, scaled_likelihoods
 from .reports import LoPubReports
 
 CRITERIA = ("linf", "paper_max")
@@ -60,8 +60,10 @@ CRITERIA = ("linf", "paper_max")
 _CACHE_ENTRIES = 8_000_000
 #: users per chunk when the design does not fit in the cache
 _CHUNK_ENTRIES = 2_000_000
-#: EM runs on distinct report patterns when there are at most this share of the users' count of them
+#: EM runs on distinct report patterns when there are at most this share of the users' count of them ...
 _GROUP_SHARE = 0.5
+#: ... and looks for them only when pattern_bound allows at most this many times the users' count (cost only)
+_GROUP_BOUND = 8
 
 
 @dataclass(frozen=True)
@@ -214,18 +216,16 @@ def em_joint(
 def report_groups(reports: LoPubReports, attrs: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray] | None:
     """Users with the same likelihood rows in every attribute of ``attrs``: ``(first, counts)``, or None.
 
-    ``first`` holds one user per distinct combination of rows (:func:`likelihood_patterns`)
-    and ``counts`` how many users share it; None when the combinations exceed
-    ``_GROUP_SHARE`` of the users (EM then runs per user).
+    ``first`` holds one user per distinct combination of patterns (:func:`likelihood_patterns`)
+    and ``counts`` how many users share it.  None (EM then runs per user) when the patterns
+    cannot be few (:func:`pattern_bound`: more than ``_GROUP_BOUND`` times the users), or when
+    the combinations found exceed ``_GROUP_SHARE`` of the users.  Either way the iterates are
+    the same up to rounding; the two constants only decide which path is cheaper.
     """
     n = reports.n
-    ids = []
-    for a in attrs:
-        first, inverse = likelihood_patterns(reports, a)
-        if first.size > _GROUP_SHARE * n:
-            return None
-        ids.append(inverse)
-    first, inverse = distinct_rows(np.column_stack(ids))
+    if math.prod(pattern_bound(reports.filters[a]) for a in attrs) > _GROUP_BOUND * n:
+        return None
+    first, inverse = distinct_rows(np.column_stack([likelihood_patterns(reports, a)[1] for a in attrs]))
     if first.size > _GROUP_SHARE * n:
         return None
     return first, np.bincount(inverse, minlength=first.size).astype(float)

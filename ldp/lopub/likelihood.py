@@ -22,11 +22,13 @@ exposes the Hamming distances themselves for the worked examples.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from ..oracles.bloom import bloom_log_likelihood
+from ..tables import distinct_rows
 from .reports import LoPubReports, _as_bits
 
 
@@ -80,36 +82,36 @@ def scaled_likelihoods(reports: LoPubReports, j: int) -> tuple[np.ndarray, np.nd
     return reports.cached(("scaled_likelihoods", j), build)
 
 
-def _row_key(table: np.ndarray) -> np.ndarray:
-    """One float per row, equal for equal rows (a projection on fixed weights with irrational steps)."""
-    return table @ (1.0 + np.sqrt(2.0) * np.arange(table.shape[1]))
-
-
 def likelihood_patterns(reports: LoPubReports, j: int) -> tuple[np.ndarray, np.ndarray]:
-    """Users whose rows of attribute ``j``'s scaled likelihood table (:func:`scaled_likelihoods`) are identical.
+    """Users whose rows of attribute ``j``'s likelihood table are equal up to a per-user factor.
 
-    Returns ``(first, inverse)``: ``first[g]`` is the first user with pattern ``g`` and
-    ``inverse[i]`` the pattern of user ``i``, so that ``L[first][inverse]`` equals ``L``
-    exactly (rows are compared as stored floats).  A row depends on the report only through
-    its mismatches with the ``|Omega_j|`` filters, so small domains leave few patterns (in
-    exact arithmetic a binary attribute's rows take at most ``2h + 1`` values, the
-    difference of its two mismatch counts; rounding of the log-likelihoods splits some of
-    them), which EM then visits once each, weighted by its count.  The rows are keyed by one
-    fixed projection, and the grouping is checked to be exact (a key shared by two different
-    rows falls back to comparing the rows byte by byte).  Cached on ``reports``.
+    ``log P(s_hat | w) - log P(s_hat | 0) = (|H_j(w)| - |H_j(0)| - 2 <s_hat, H_j(w) - H_j(0)>) log(f/(2-f))``,
+    so a user's row, rescaled as in :func:`scaled_likelihoods`, is a function of the integers
+    ``<s_hat, H_j(w) - H_j(0)>`` (``w >= 1``); users with the same integers have the same
+    posterior under EM, whatever the joint.  Returns ``(first, inverse)``: ``first[g]`` is the
+    first user of pattern ``g`` and ``inverse[i]`` the pattern of user ``i``.  Each integer lies in
+    a range of ``|H_j(w) xor H_j(0)| + 1 <= 2h + 1`` values, so small domains leave few patterns
+    (:func:`pattern_bound`).  Cached on ``reports``.
     """
 
     def build() -> tuple[np.ndarray, np.ndarray]:
-        table = np.ascontiguousarray(scaled_likelihoods(reports, j)[0])
-        _, first, inverse = np.unique(_row_key(table), return_index=True, return_inverse=True)
-        inverse = inverse.ravel()
-        if not np.array_equal(table[first][inverse], table):
-            rows = table.view(np.dtype((np.void, table.shape[1] * table.itemsize))).ravel()
-            _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
-            inverse = inverse.ravel()
-        return first, inverse
+        filters = reports.filters[j].astype(np.float32)
+        # float32 products of 0/1 matrices are exact integers far beyond any filter length used here
+        diff = np.rint(reports.bits[j].astype(np.float32) @ (filters[1:] - filters[0]).T).astype(np.int64)
+        return distinct_rows(diff - diff.min(axis=0))
 
     return reports.cached(("likelihood_patterns", j), build)
+
+
+def pattern_bound(filters: Any) -> int:
+    """Most patterns :func:`likelihood_patterns` can find for an attribute with these ``(|Omega|, m)`` filters.
+
+    The integers ``<s_hat, H(w) - H(0)>`` depend only on the bits where some filter has a one
+    (at most ``2^u`` patterns for ``u`` such bits), and each takes at most ``|H(w) xor H(0)| + 1`` values.
+    """
+    h = _as_bits(filters, "filters").astype(bool)
+    spans = math.prod(int(np.count_nonzero(row ^ h[0])) + 1 for row in h[1:])
+    return min(spans, 2 ** int(np.count_nonzero(h.any(axis=0))))
 
 
 def report_probability(report: Any, candidate: Any, f: float) -> float:
