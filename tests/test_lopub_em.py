@@ -246,3 +246,69 @@ def test_chunked_em_with_reused_work_arrays_equals_per_report_loop(monkeypatch, 
     slow = em_joint_per_report(rep, attrs, max_iter=5)
     np.testing.assert_allclose(chunked.joint, slow.joint, rtol=1e-10, atol=1e-14)
     np.testing.assert_allclose(chunked.loglik, slow.loglik, rtol=1e-10)
+
+
+# ------------------------------------------------------------------ EM on distinct report patterns
+def _binary_reports(n: int = 12_000, k: int = 3, f: float = 0.8, seed: int = 4) -> LoPubReports:
+    """Binary attributes with short filters (as Retail's): few distinct likelihood rows, so EM groups its users."""
+    rng = np.random.default_rng(seed)
+    codes = (rng.random((n, k)) < np.linspace(0.2, 0.6, k)).astype(np.int64)
+    codes[:, 1] = codes[:, 0] ^ (rng.random(n) < 0.1)  # a coupling for EM to find
+    return LoPubEncoder([2] * k, f=f, m=32, h=4).encode(codes, rng=seed + 1)
+
+
+@pytest.mark.parametrize("domains", [(2, 2, 2), (3, 4, 2)])
+def test_likelihood_patterns_are_the_users_with_equal_likelihood_rows(domains):
+    from ldp.lopub.likelihood import likelihood_patterns, pattern_bound, scaled_likelihoods
+    from ldp.tables import distinct_rows
+
+    _, rep = _reports(n=3000, f=0.6, domains=domains, m=16, h=3)
+    for j, v in enumerate(domains):
+        table = scaled_likelihoods(rep, j)[0]
+        first, inverse = likelihood_patterns(rep, j)
+        # one row per pattern, up to rounding of the log-likelihoods
+        np.testing.assert_allclose(table[first][inverse], table, rtol=1e-12)
+        # the same partition as the users' mismatch counts relative to value 0 (Hamming distances, computed apart)
+        mism = mismatch_counts(rep.bits[j], rep.filters[j])
+        rel = mism[:, 1:] - mism[:, :1]
+        other_first, other_inverse = distinct_rows(rel - rel.min(axis=0))
+        assert other_first.size == first.size
+        assert len({(a, b) for a, b in zip(inverse, other_inverse)}) == first.size
+        assert first.size <= pattern_bound(rep.filters[j])
+        if v == 2:  # one integer in a range of |H(1) xor H(0)| + 1 <= 2h + 1 values
+            assert pattern_bound(rep.filters[j]) == np.count_nonzero(rep.filters[j][0] ^ rep.filters[j][1]) + 1 <= 7
+
+
+@pytest.mark.filterwarnings("ignore::ldp.exceptions.ConvergenceWarning")  # fixed iteration counts on purpose
+@pytest.mark.parametrize("chunked", [False, True])
+@pytest.mark.parametrize("f", [0.3, 0.9])
+def test_em_on_distinct_patterns_equals_em_per_user(monkeypatch, chunked, f):
+    # the same iterates as the per-user EM up to the order of the sums (rounding): joints, log-likelihoods, iterations
+    import ldp.lopub.em as em_module
+
+    rep = _binary_reports(f=f)
+    groups = em_module.report_groups(rep, (0, 1, 2))
+    assert groups is not None and groups[1].sum() == rep.n and groups[0].size <= rep.n / 2  # grouping happens
+    if chunked:
+        monkeypatch.setattr(em_module, "_CACHE_ENTRIES", 10)
+        monkeypatch.setattr(em_module, "_CHUNK_ENTRIES", 7 * 37)
+    support = np.ones((2, 2, 2), dtype=bool)
+    support[0, 1, 0] = support[1, 0, 1] = support[1, 1, 0] = support[0, 0, 1] = support[1, 0, 0] = False
+    init = np.random.default_rng(3).random((2, 2, 2))
+    runs = [dict(), dict(max_iter=4, delta=1e-12), dict(init=init, support=support)]  # dense and sparse paths
+    grouped = [em_joint(rep.uncached(), (0, 1, 2), **kw) for kw in runs]
+    monkeypatch.setattr(em_module, "_GROUP_SHARE", 0.0)  # no grouping: one row per user, as before
+    assert em_module.report_groups(rep.uncached(), (0, 1, 2)) is None
+    for kw, a in zip(runs, grouped):
+        b = em_joint(rep.uncached(), (0, 1, 2), **kw)
+        assert a.iterations == b.iterations
+        np.testing.assert_allclose(a.joint, b.joint, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(a.loglik, b.loglik, rtol=1e-12)
+
+
+def test_em_runs_per_user_when_patterns_are_many():
+    # 16-value attributes over 64 bits: nearly every user has her own likelihood rows, so there is nothing to group
+    import ldp.lopub.em as em_module
+
+    _, rep = _reports(n=300, f=0.5, domains=(16, 16), m=64, h=4)
+    assert em_module.report_groups(rep, (0, 1)) is None

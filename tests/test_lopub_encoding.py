@@ -282,3 +282,20 @@ def test_check_attrs_accepts_exactly_valid_clusters(d, attrs):
     else:
         with pytest.raises(ValueError):
             check_attrs(attrs, d)
+
+
+def test_encoder_draws_its_reports_with_the_chosen_sampler():
+    # "xor" (the default) and "uniform" are permanent_rr's two samplers, applied attribute by attribute to one stream;
+    # that they draw one law is tested in tests/test_oracles_bloom.py
+    from ldp.oracles.bloom import permanent_rr
+
+    codes = np.random.default_rng(0).integers(0, 3, size=(500, 2))
+    for sampler in ("xor", "uniform"):
+        enc = LoPubEncoder((3, 3), f=0.5, m=16, h=2, sampler=sampler)
+        gen = np.random.default_rng(4)
+        expected = [permanent_rr(enc.filters[j][codes[:, j]], 0.5, gen, sampler=sampler) for j in range(2)]
+        for got, exp in zip(enc.encode(codes, rng=4).bits, expected):
+            np.testing.assert_array_equal(got, exp)
+    assert LoPubEncoder((3, 3), f=0.5, m=16, h=2).sampler == "xor"
+    with pytest.raises(ValueError, match="sampler"):
+        LoPubEncoder((3, 3), f=0.5, m=16, h=2, sampler="fast")

@@ -19,7 +19,6 @@ from ldp.lopub.trials import (
     nonprivate_trial,
     per_report_em_cost,
     per_report_em_seconds,
-    per_report_speedup,
     product_of_marginals,
     random_combinations,
     release_trial,
@@ -78,18 +77,6 @@ def test_release_trial_rows():
         assert 0 <= r["svm"] <= 1 and 0 <= r["rf"] <= 1 and r["seconds"] > 0
     tiny = release_trial(_table(300), 0.3, 0, 1, rate=1.0, phi=0.0, m=16, methods=("Lasso_JD",), max_clique_cells=10)
     assert tiny[1]["failed"] and "max_clique_cells" in tiny[1]["reason"]
-
-
-def test_per_report_speedup_compares_equal_work():
-    """No timing assertion (timings belong to the notebook): check that both paths compute the same EM."""
-    table = _table(300)
-    out = per_report_speedup(table, [0, 1], m=16, loop_users=50, iterations=2, rng=0)
-    assert out["users"] == 300 and out["iterations"] == 2
-    assert out["cells"] == table.sizes[0] * table.sizes[1]
-    # the loop (Algorithm 1 line by line) and the vectorised EM agree on the same reports
-    assert out["max_abs_diff"] < 1e-12
-    # the reported speed-up is the ratio of the two reported times
-    assert out["speedup"] == pytest.approx(out["per_report_loop_s"] / out["vectorised_s"], rel=1e-12)
 
 
 def test_plot_helper_and_styles():

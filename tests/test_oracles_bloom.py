@@ -68,13 +68,56 @@ def test_lopub_parameters():
     assert o.epsilon == pytest.approx(8 * math.log(3)) and round(o.epsilon, 2) == 8.79
 
 
-def test_permanent_rr_bit_probabilities():
+@pytest.mark.parametrize("sampler", ["uniform", "xor"])
+def test_permanent_rr_bit_probabilities(sampler):
     f = 0.4
     n = 200_000
-    ones = permanent_rr(np.ones(n, dtype=bool), f, rng=1).mean()
-    zeros = permanent_rr(np.zeros(n, dtype=np.uint8), f, rng=2).mean()
+    ones = permanent_rr(np.ones(n, dtype=bool), f, rng=1, sampler=sampler).mean()
+    zeros = permanent_rr(np.zeros(n, dtype=np.uint8), f, rng=2, sampler=sampler).mean()
     for rate, target in ((ones, 1 - f / 2), (zeros, f / 2)):
         assert abs(rate - target) < 5 * math.sqrt(target * (1 - target) / n)
+
+
+# the two samplers of permanent_rr draw one law: every bit wrong w.p. f/2, independently.  Each chi-square test runs
+# at level PRR_ALPHA on 100,000 rows of 16 bits.  Power (noncentral chi-square): a flip probability off by 0.005 in
+# every column gives the column test a noncentrality of at least 161 (f/2 = 0.45; 16 df), power > 0.9999; a
+# correlation of 0.02 between the two bits of the pair test gives a noncentrality of rows x 0.02^2 = 40 (3 df),
+# power 0.994.
+PRR_ALPHA = 1e-3
+PRR_ROWS = 100_000
+
+
+@pytest.mark.parametrize("f", [0.4, 0.9])
+def test_permanent_rr_samplers_draw_one_law(f):
+    from scipy import stats
+
+    truth = np.random.default_rng(0).random((PRR_ROWS, 16)) < 0.3  # any fixed true bits, ones and zeros mixed
+    draws = {s: permanent_rr(truth, f, rng=7, sampler=s) for s in ("uniform", "xor")}
+    for s, rep in draws.items():
+        wrong = rep ^ truth
+        # every column's count of wrong bits is Binomial(rows, f/2): the sum of squared z-scores is chi-square(16)
+        z = (wrong.sum(axis=0) - PRR_ROWS * f / 2) / math.sqrt(PRR_ROWS * f / 2 * (1 - f / 2))
+        assert stats.chi2.sf(float(z @ z), df=z.size) > PRR_ALPHA, s
+        # wrong bits are independent within a row: their number per row is Binomial(16, f/2)
+        per_row = np.bincount(wrong.sum(axis=1), minlength=17)
+        expected = PRR_ROWS * stats.binom.pmf(np.arange(17), 16, f / 2)
+        keep = expected >= 5  # pool the tails so that every cell's expected count is at least 5
+        obs = np.append(per_row[keep], per_row[~keep].sum())
+        exp = np.append(expected[keep], expected[~keep].sum())
+        assert stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue > PRR_ALPHA, s
+        # neighbouring bits (0, 1), wrong or not, are independent: 2 x 2 table against the product law
+        pair = np.bincount(2 * wrong[:, 0] + wrong[:, 1], minlength=4)
+        p = np.array([1 - f / 2, f / 2])
+        assert stats.chisquare(pair, PRR_ROWS * np.outer(p, p).ravel()).pvalue > PRR_ALPHA, s
+    # and the two samplers against each other: the law of the first three reported bits, two-sample chi-square
+    patterns = [np.bincount(rep[:, 0] * 4 + rep[:, 1] * 2 + rep[:, 2], minlength=8) for rep in draws.values()]
+    assert stats.chi2_contingency(np.vstack(patterns))[1] > PRR_ALPHA
+    assert not np.array_equal(draws["uniform"], draws["xor"])  # two streams, not one
+
+
+def test_permanent_rr_refuses_an_unknown_sampler():
+    with pytest.raises(ValueError, match="sampler"):
+        permanent_rr(np.ones(3, dtype=bool), 0.5, rng=0, sampler="fast")
 
 
 # ------------------------------------------------------------------ privacy

@@ -25,6 +25,13 @@ Implementation notes
   soon as the largest cell shrinks.  The default ``criterion="linf"`` uses the
   sup-norm change ``max_w |P_t(w) - P_{t-1}(w)| <= delta`` (erratum E2);
   ``criterion="paper_max"`` reproduces the printed rule for comparison.
+* **Distinct reports.**  Users whose likelihood rows are equal (up to a per-user factor)
+  in every attribute of the cluster have equal posteriors, so EM visits each distinct
+  combination of rows once, weighted by how many users share it (the counts are a
+  sufficient statistic).  The iterates are the per-user ones up to rounding.  Attributes
+  with small domains have few distinct rows (:func:`~ldp.lopub.likelihood.likelihood_patterns`),
+  which is where this pays; when the combinations cannot be few, or exceed half the users,
+  EM runs per user as before.
 * **Support.**  With ``support`` (a boolean mask), cells outside it start at 0 and
   stay 0 (EM updates are multiplicative).  When at most half of the cells
   survive and their ``N x v'`` design fits in memory, only the surviving cells
@@ -43,7 +50,8 @@ import numpy as np
 
 from .._checks import check_int, check_probability
 from ..exceptions import warn_not_converged
-from .likelihood import log_likelihood_table, scaled_likelihoods
+from ..tables import distinct_rows
+from .likelihood import likelihood_patterns, log_likelihood_table, pattern_bound, scaled_likelihoods
 from .reports import LoPubReports
 
 CRITERIA = ("linf", "paper_max")
@@ -52,6 +60,10 @@ CRITERIA = ("linf", "paper_max")
 _CACHE_ENTRIES = 8_000_000
 #: users per chunk when the design does not fit in the cache
 _CHUNK_ENTRIES = 2_000_000
+#: EM runs on distinct report patterns when there are at most this share of the users' count of them ...
+_GROUP_SHARE = 0.5
+#: ... and looks for them only when pattern_bound allows at most this many times the users' count (cost only)
+_GROUP_BOUND = 8
 
 
 @dataclass(frozen=True)
@@ -185,17 +197,50 @@ def em_joint(
     lik = [t[0] for t in tables]
     const = float(sum(t[1].sum() for t in tables))
     n = reports.n
+    weights = None
+    groups = report_groups(reports, attrs)
+    if groups is not None:
+        first, weights = groups
+        lik = [m[first] for m in lik]
+    rows = lik[0].shape[0]
     alive = int(np.count_nonzero(p))
-    if support is not None and 2 * alive <= p.size and n * alive <= _CACHE_ENTRIES:
-        flat, it, conv, ll = _em_sparse(lik, p, n, delta, criterion, max_iter)
+    if support is not None and 2 * alive <= p.size and rows * alive <= _CACHE_ENTRIES:
+        flat, it, conv, ll = _em_sparse(lik, p, n, delta, criterion, max_iter, weights)
         joint = flat.reshape(shape)
     else:
-        joint, it, conv, ll = _em_dense(lik, p, n, delta, criterion, max_iter)
+        joint, it, conv, ll = _em_dense(lik, p, n, delta, criterion, max_iter, weights)
     warn_not_converged(conv, "EM_JD", max_iter, delta)
     return EMResult(joint, it, conv, ll + const, attrs)
 
 
-def _em_dense(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criterion: str, max_iter: int):
+def report_groups(reports: LoPubReports, attrs: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Users with the same likelihood rows in every attribute of ``attrs``: ``(first, counts)``, or None.
+
+    ``first`` holds one user per distinct combination of patterns (:func:`likelihood_patterns`)
+    and ``counts`` how many users share it.  None (EM then runs per user) when the patterns
+    cannot be few (:func:`pattern_bound`: more than ``_GROUP_BOUND`` times the users), or when
+    the combinations found exceed ``_GROUP_SHARE`` of the users.  Either way the iterates are
+    the same up to rounding; the two constants only decide which path is cheaper.
+    """
+    n = reports.n
+    if math.prod(pattern_bound(reports.filters[a]) for a in attrs) > _GROUP_BOUND * n:
+        return None
+    first, inverse = distinct_rows(np.column_stack([likelihood_patterns(reports, a)[1] for a in attrs]))
+    if first.size > _GROUP_SHARE * n:
+        return None
+    return first, np.bincount(inverse, minlength=first.size).astype(float)
+
+
+def _em_dense(
+    lik: list[np.ndarray],
+    p: np.ndarray,
+    n: int,
+    delta: float,
+    criterion: str,
+    max_iter: int,
+    weights: np.ndarray | None = None,
+):
+    """EM on the rows of ``lik`` (users, or distinct patterns with ``weights`` users each) over all cells."""
     k = len(lik)
     lead = int(np.argmax([m.shape[1] for m in lik]))
     order = [lead] + [j for j in range(k) if j != lead]
@@ -205,9 +250,10 @@ def _em_dense(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criter
     q = q.reshape(v0, rest)
     l0 = lik[lead]
     others = [lik[j] for j in order[1:]]
-    cached = n * rest <= _CACHE_ENTRIES
-    step = n if cached else max(1, _CHUNK_ENTRIES // max(rest, 1))
-    chunks = [slice(s, min(n, s + step)) for s in range(0, n, step)]
+    rows = l0.shape[0]
+    cached = rows * rest <= _CACHE_ENTRIES
+    step = rows if cached else max(1, _CHUNK_ENTRIES // max(rest, 1))
+    chunks = [slice(s, min(rows, s + step)) for s in range(0, rows, step)]
     kr_cache = [_khatri_rao(others, c) for c in chunks] if cached else None
     history = []
     it, converged = 0, False
@@ -218,8 +264,12 @@ def _em_dense(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criter
             kr = kr_cache[ci] if cached else _khatri_rao(others, c)
             z = np.einsum("ir,ir->i", l0[c] @ q, kr)
             _z_guard(z)
-            ll += float(np.log(z).sum())
-            num += (l0[c] / z[:, None]).T @ kr
+            if weights is None:
+                ll += float(np.log(z).sum())
+                num += (l0[c] / z[:, None]).T @ kr
+            else:
+                ll += float(weights[c] @ np.log(z))
+                num += (l0[c] * (weights[c] / z)[:, None]).T @ kr
         history.append(ll)
         q, done = _em_update(q, num, n, delta, criterion)
         it += 1
@@ -231,15 +281,25 @@ def _em_dense(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criter
     return np.ascontiguousarray(joint), it, converged, np.asarray(history)
 
 
-def _em_sparse(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, criterion: str, max_iter: int):
+def _em_sparse(
+    lik: list[np.ndarray],
+    p: np.ndarray,
+    n: int,
+    delta: float,
+    criterion: str,
+    max_iter: int,
+    weights: np.ndarray | None = None,
+):
+    """EM on the rows of ``lik`` (users, or distinct patterns of ``weights`` users) over the cells of ``p > 0``."""
     shape = p.shape
     flat = p.ravel()
     idx = np.flatnonzero(flat)
     cells = np.unravel_index(idx, shape)
     v = idx.size
-    cached = n * v <= _CACHE_ENTRIES
-    step = n if cached else max(1, _CHUNK_ENTRIES // v)
-    chunks = [slice(s, min(n, s + step)) for s in range(0, n, step)]
+    rows = lik[0].shape[0]
+    cached = rows * v <= _CACHE_ENTRIES
+    step = rows if cached else max(1, _CHUNK_ENTRIES // v)
+    chunks = [slice(s, min(rows, s + step)) for s in range(0, rows, step)]
 
     def design(c: slice) -> np.ndarray:
         out = lik[0][c][:, cells[0]]
@@ -258,8 +318,12 @@ def _em_sparse(lik: list[np.ndarray], p: np.ndarray, n: int, delta: float, crite
             x = cache[ci] if cached else design(c)
             z = x @ q
             _z_guard(z)
-            ll += float(np.log(z).sum())
-            num += x.T @ (1.0 / z)
+            if weights is None:
+                ll += float(np.log(z).sum())
+                num += x.T @ (1.0 / z)
+            else:
+                ll += float(weights[c] @ np.log(z))
+                num += x.T @ (weights[c] / z)
         history.append(ll)
         q, done = _em_update(q, num, n, delta, criterion)
         it += 1

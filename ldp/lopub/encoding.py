@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_generator, check_domain_size, check_int, check_probability
+from .._checks import as_generator, check_choice, check_domain_size, check_int, check_probability
 from ..oracles import BloomRAPPOR
-from ..oracles.bloom import epsilon_from_f, full_rank_seed
+from ..oracles.bloom import PRR_SAMPLERS, epsilon_from_f, full_rank_seed
 from ..tables import CodedTable
 from .reports import LoPubReports, check_attrs
 
@@ -133,6 +133,10 @@ class LoPubEncoder:
         Explicit public filters, one matrix per attribute (e.g. Table 5 of Ren et al.),
         instead of hashed ones; ``m_j`` is then each matrix's width, ``m`` and ``sizing``
         are not used, and every row must have 1 to ``h`` ones.
+    sampler : {"xor", "uniform"}
+        How the permanent randomized response is drawn (:func:`ldp.oracles.bloom.permanent_rr`):
+        the same law either way; ``"xor"`` (flips from the fast exact bit sampler) is the
+        default, ``"uniform"`` the oracle's own stream.
     """
 
     def __init__(
@@ -146,8 +150,10 @@ class LoPubEncoder:
         hash_seed: int = 0,
         names: Sequence[str] | None = None,
         filters: Sequence[Any] | None = None,
+        sampler: str = "xor",
     ) -> None:
         self.f = check_probability(f, "f", open_low=True, open_high=True)
+        self.sampler = check_choice(sampler, PRR_SAMPLERS, "sampler")
         self.h = check_domain_size(h, "h", minimum=1)
         self.m = check_domain_size(m, "m", minimum=1)
         if self.m < self.h:
@@ -226,7 +232,7 @@ class LoPubEncoder:
             raise ValueError(f"data must have shape (N, {self.d}), got {codes.shape}")
         cols = tuple(range(self.d)) if attrs is None else check_attrs(attrs, self.d)
         gen = as_generator(rng)
-        bits = tuple(self.oracles[j].perturb(codes[:, j], gen) for j in cols)
+        bits = tuple(self.oracles[j].perturb(codes[:, j], gen, sampler=self.sampler) for j in cols)
         return LoPubReports(bits, tuple(self.filters[j] for j in cols), self.f, tuple(self.names[j] for j in cols))
 
     def __repr__(self) -> str:

@@ -22,11 +22,13 @@ exposes the Hamming distances themselves for the worked examples.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from ..oracles.bloom import bloom_log_likelihood
+from ..tables import distinct_rows
 from .reports import LoPubReports, _as_bits
 
 
@@ -78,6 +80,38 @@ def scaled_likelihoods(reports: LoPubReports, j: int) -> tuple[np.ndarray, np.nd
         return np.exp(ll - off[:, None]), off
 
     return reports.cached(("scaled_likelihoods", j), build)
+
+
+def likelihood_patterns(reports: LoPubReports, j: int) -> tuple[np.ndarray, np.ndarray]:
+    """Users whose rows of attribute ``j``'s likelihood table are equal up to a per-user factor.
+
+    ``log P(s_hat | w) - log P(s_hat | 0) = (|H_j(w)| - |H_j(0)| - 2 <s_hat, H_j(w) - H_j(0)>) log(f/(2-f))``,
+    so a user's row, rescaled as in :func:`scaled_likelihoods`, is a function of the integers
+    ``<s_hat, H_j(w) - H_j(0)>`` (``w >= 1``); users with the same integers have the same
+    posterior under EM, whatever the joint.  Returns ``(first, inverse)``: ``first[g]`` is the
+    first user of pattern ``g`` and ``inverse[i]`` the pattern of user ``i``.  Each integer lies in
+    a range of ``|H_j(w) xor H_j(0)| + 1 <= 2h + 1`` values, so small domains leave few patterns
+    (:func:`pattern_bound`).  Cached on ``reports``.
+    """
+
+    def build() -> tuple[np.ndarray, np.ndarray]:
+        filters = reports.filters[j].astype(np.float32)
+        # float32 products of 0/1 matrices are exact integers far beyond any filter length used here
+        diff = np.rint(reports.bits[j].astype(np.float32) @ (filters[1:] - filters[0]).T).astype(np.int64)
+        return distinct_rows(diff - diff.min(axis=0))
+
+    return reports.cached(("likelihood_patterns", j), build)
+
+
+def pattern_bound(filters: Any) -> int:
+    """Most patterns :func:`likelihood_patterns` can find for an attribute with these ``(|Omega|, m)`` filters.
+
+    The integers ``<s_hat, H(w) - H(0)>`` depend only on the bits where some filter has a one
+    (at most ``2^u`` patterns for ``u`` such bits), and each takes at most ``|H(w) xor H(0)| + 1`` values.
+    """
+    h = _as_bits(filters, "filters").astype(bool)
+    spans = math.prod(int(np.count_nonzero(row ^ h[0])) + 1 for row in h[1:])
+    return min(spans, 2 ** int(np.count_nonzero(h.any(axis=0))))
 
 
 def report_probability(report: Any, candidate: Any, f: float) -> float:

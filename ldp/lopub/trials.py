@@ -19,8 +19,6 @@ list of result rows.  The randomness is split in two on purpose:
   graph with the graph of the exact mutual informations (Figs 19-21).
 * :func:`nonprivate_trial` -- the same classifiers trained on the real training
   records; they do not depend on ``f``, so a sweep runs them once per sample.
-* :func:`per_report_speedup` -- the issue's speed target: vectorised EM against
-  the per-report Python loop of Algorithm 1.
 * :func:`per_report_em_cost` / :func:`per_report_em_seconds` -- the cost of EM_JD run as
   the paper describes it (a loop over every user's report and every candidate cell),
   measured on a few users and scaled to a sweep's sizes, for the paper's timing claims.
@@ -41,7 +39,7 @@ from ..exceptions import ConvergenceWarning
 from ..metrics import avd
 from ..tables import CodedTable
 from .dependency import dependency_graph, empirical_joint, empirical_mi_matrix, identification_rates
-from .em import em_joint, em_joint_per_report
+from .em import em_joint_per_report
 from .encoding import LoPubEncoder
 from .evaluation import AUTHORS_FOREST_TREES, average_classification_rate, train_test_split_rows
 from .joint import METHODS, estimate_joints
@@ -283,54 +281,6 @@ def nonprivate_trial(
             **_scores(train, test, svm_targets, rf_targets, n_estimators, clf_seed),
         }
     ]
-
-
-def per_report_speedup(
-    table: CodedTable,
-    attrs: Sequence[int],
-    *,
-    f: float = 0.5,
-    m: int = 128,
-    h: int = HASHES,
-    loop_users: int = 2000,
-    iterations: int = 10,
-    rng: Any = None,
-) -> dict:
-    """Seconds for an EM run of ``iterations`` steps: vectorised on all users vs the per-report loop.
-
-    The vectorised :func:`~ldp.lopub.em.em_joint` runs on all ``table.n`` users.  The
-    per-report loop :func:`~ldp.lopub.em.em_joint_per_report` runs on ``loop_users`` users
-    and its time is scaled linearly to ``table.n`` (its cost is linear in the number of
-    users).  Both timings include the likelihood tables.
-
-    ``max_abs_diff`` checks that the two compute the same thing: the largest cell difference
-    between the loop's estimate and the vectorised EM on the same ``loop_users`` reports
-    (same start, same number of iterations; it should be at rounding level).
-    """
-    gen = as_generator(rng)
-    encoder = LoPubEncoder(table.sizes, f=f, m=m, h=h)
-    reports = encoder.encode(table, gen, attrs=attrs)
-    cluster = tuple(range(len(attrs)))
-    with warnings.catch_warnings():
-        # a timing run: the tiny delta makes every run do exactly ``iterations`` steps, so it never "converges"
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        start = time.perf_counter()
-        em_joint(reports.uncached(), cluster, delta=1e-12, max_iter=iterations)
-        fast = time.perf_counter() - start
-        sub = reports.subset(np.arange(min(loop_users, reports.n)))
-        start = time.perf_counter()
-        loop = em_joint_per_report(sub, cluster, delta=1e-12, max_iter=iterations)
-        slow = (time.perf_counter() - start) * reports.n / sub.n
-        same_users = em_joint(sub.uncached(), cluster, delta=1e-12, max_iter=iterations)
-    return {
-        "users": reports.n,
-        "cells": int(np.prod([table.sizes[a] for a in attrs])),
-        "iterations": iterations,
-        "vectorised_s": fast,
-        "per_report_loop_s": slow,
-        "speedup": slow / fast,
-        "max_abs_diff": float(np.max(np.abs(loop.joint - same_users.joint))),
-    }
 
 
 def _time_per_report(reports: LoPubReports, users: int, iterations: int, repeats: int) -> float:

@@ -49,6 +49,7 @@ import numpy as np
 from .._checks import (
     as_generator,
     check_allocation,
+    check_choice,
     check_count_array,
     check_domain_size,
     check_epsilon,
@@ -56,6 +57,7 @@ from .._checks import (
     check_probability,
 )
 from .base import FrequencyOracle
+from .unary import bernoulli_bits
 
 _MASK64 = (1 << 64) - 1
 #: rows of reports generated at once are chosen so that rows * m stays near this many bits
@@ -100,14 +102,24 @@ def bloom_matrix(d: int, m: int, h: int, hash_seed: int = 0) -> np.ndarray:
     return B
 
 
-def permanent_rr(bits: Any, f: float, rng: Any = None) -> np.ndarray:
+#: how :func:`permanent_rr` draws its bits: the same law, two random streams
+PRR_SAMPLERS = ("uniform", "xor")
+
+
+def permanent_rr(bits: Any, f: float, rng: Any = None, *, sampler: str = "uniform") -> np.ndarray:
     """RAPPOR's permanent randomized response on any array of bits (LoPub Sec. 5.2.2).
 
     Each bit independently becomes 1 w.p. ``f/2``, 0 w.p. ``f/2``, and is kept
-    w.p. ``1 - f``.  Uses one float64 uniform per bit (``U < f/2`` -> 1,
-    ``f/2 <= U < f`` -> 0, otherwise kept).
+    w.p. ``1 - f``.  ``sampler="uniform"`` uses one float64 uniform per bit
+    (``U < f/2`` -> 1, ``f/2 <= U < f`` -> 0, otherwise kept).  ``sampler="xor"``
+    draws the same law another way: whatever its value, a bit ends up wrong with
+    probability exactly ``f/2``, independently of the others, so the report is the
+    true bits XOR independent Bernoulli(``f/2``) flips, drawn by the exact 16-bit
+    sampler :func:`ldp.oracles.unary.bernoulli_bits` (several times faster; a
+    different random stream for the same seed).
     """
     f = check_probability(f, "f", open_low=True, open_high=True)
+    sampler = check_choice(sampler, PRR_SAMPLERS, "sampler")
     bits = np.asarray(bits)
     if not (bits.dtype == bool or np.issubdtype(bits.dtype, np.integer)):
         raise TypeError(f"bits must be a boolean or 0/1 integer array, got dtype {bits.dtype}")
@@ -115,7 +127,12 @@ def permanent_rr(bits: Any, f: float, rng: Any = None) -> np.ndarray:
         if bits.size and (bits.min() < 0 or bits.max() > 1):
             raise ValueError("bits must contain only 0 and 1")
         bits = bits.astype(bool)
-    u = as_generator(rng).random(bits.shape)
+    gen = as_generator(rng)
+    if sampler == "xor":
+        out = bernoulli_bits(bits.shape, f / 2, gen)
+        out ^= bits
+        return out
+    u = gen.random(bits.shape)
     return (u < f / 2) | ((u >= f) & bits)
 
 
@@ -331,15 +348,18 @@ class BloomRAPPOR(FrequencyOracle):
         return int(np.linalg.matrix_rank(self._B.astype(float)))
 
     # ------------------------------------------------------------------ client side
-    def perturb(self, x: Any, rng: Any = None) -> np.ndarray:
-        """Reports: ``n x m`` bool, the permanent randomized response of each user's filter."""
+    def perturb(self, x: Any, rng: Any = None, *, sampler: str = "uniform") -> np.ndarray:
+        """Reports: ``n x m`` bool, the permanent randomized response of each user's filter.
+
+        ``sampler`` chooses how the flips are drawn (:func:`permanent_rr`): the law is the same.
+        """
         x = self._codes(x)
         gen = self._rng(rng)
         out = np.empty((x.size, self.m), dtype=bool)
         rows = max(1, _CHUNK_BITS // self.m)
         for start in range(0, x.size, rows):
             stop = min(start + rows, x.size)
-            out[start:stop] = permanent_rr(self._B[x[start:stop]], self.f, gen)
+            out[start:stop] = permanent_rr(self._B[x[start:stop]], self.f, gen, sampler=sampler)
         return out
 
     # ------------------------------------------------------------------ server side
