@@ -1024,7 +1024,8 @@ def _legend_below(fig: Any, series: list[tuple[Any, Any, str]], title: str | Non
 
 
 def _wrap_long_labels(fig: Any) -> None:
-    """Break axis labels and panel titles longer than their panel's side onto two or more lines."""
+    """Break axis labels and panel titles longer than their panel's side, and a figure title wider than the
+    figure, onto two or more lines."""
     import textwrap
 
     renderer = fig.canvas.get_renderer()
@@ -1041,6 +1042,13 @@ def _wrap_long_labels(fig: Any) -> None:
             if words and "\n" not in words and "$" not in words and length > span:
                 chars = max(int(len(words) * span / length) - 1, 8)
                 text.set_text("\n".join(textwrap.wrap(words, chars)))
+    title = getattr(fig, "_suptitle", None)
+    width = fig.get_window_extent(renderer).width
+    if title is not None and title.get_text() and "\n" not in title.get_text() and "$" not in title.get_text():
+        length = title.get_window_extent(renderer).width
+        if length > 0.98 * width:
+            chars = max(int(len(title.get_text()) * 0.98 * width / length) - 1, 8)
+            title.set_text("\n".join(textwrap.wrap(title.get_text(), chars)))
 
 
 def _legend_inside(fig: Any, ax: Any, entries: list[tuple[Any, str]], title: str | None, force: bool) -> bool:

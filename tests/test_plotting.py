@@ -471,3 +471,13 @@ def test_a_phone_figure_is_whole_and_readable_on_a_phone(tmp_path):
     fig.savefig(path, dpi=fig.dpi)  # the notebook's inline image is drawn at the figure's dpi
     width = plt.imread(path).shape[1]
     assert width <= 1.3 * PHONE_COLUMN_PX, width
+
+
+def test_finish_figure_wraps_a_figure_title_wider_than_the_figure():
+    fig, axes = new_figure(1, 2, phone=True)
+    for ax in axes:
+        ax.plot([1, 2], [1, 2], label="GRR", **style_for("GRR", ax))
+    finish_figure(fig, title="income × relationship on Adult, n = 48,842, 20 perturbations per point")
+    assert "\n" in fig.get_suptitle()
+    fig.canvas.draw()
+    assert fig._suptitle.get_window_extent().width <= fig.bbox.width
