@@ -229,3 +229,32 @@ def show_table(df: Any, *, digits: int = 3, index: bool | None = None, caption: 
     if caption:
         styler = styler.set_caption(caption)
     return styler.set_table_attributes('class="dataframe ldp-table"')
+
+
+def plural(n: Any, noun: str, plural_form: str | None = None) -> str:
+    """``n`` and ``noun`` in agreement, for a caption or a title: ``"1 trial"``, ``"20 trials"``, ``"5,000 records"``.
+
+    Parameters
+    ----------
+    n : int
+        A count (a numpy integer is accepted; a float must be a whole number).
+    noun : str
+        The singular noun.
+    plural_form : str, optional
+        The plural when it is not ``noun + "s"`` (e.g. ``"matrices"``).
+
+    Returns
+    -------
+    str
+        The count with thousands separators, a space and the noun.
+    """
+    n = plain(n)
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or n != n or n != int(n) or n < 0:
+        raise ValueError(f"n must be a non-negative whole number, got {n!r}")
+    if not isinstance(noun, str) or not noun:
+        raise ValueError(f"noun must be a non-empty string, got {noun!r}")
+    n = int(n)
+    return f"{n:,} {noun if n == 1 else (plural_form or noun + 's')}"
+
+
+__all__.append("plural")  # appended here, not in the list above, so that concurrent edits of the list merge cleanly

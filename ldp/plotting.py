@@ -8,7 +8,9 @@ alike: within one figure no two methods share a colour (while the palette
 lasts) and never a colour *and* a marker (:func:`style_for` remembers what it
 gave each figure).  Figures are at most :data:`PAGE_WIDTH_IN` wide, so that
 their text, at least :data:`MIN_FONT_PT`, is still that large where the page
-shows it (:func:`min_display_font_pt` checks a finished figure).  Paper values are
+shows it (:func:`min_display_font_pt` checks a finished figure); a figure made
+with ``phone=True`` is narrow enough for a phone to show it whole, with at most
+two panels per row.  Paper values are
 overlaid with :func:`overlay_paper_values` (hollow black markers) and theory
 against simulation with :func:`plot_theory_vs_sim` (a line for the closed form,
 markers with error bars for the simulation).
@@ -41,6 +43,9 @@ __all__ = [
     "finish_figure",
     "layout_problems",
     "plain_log_labels",
+    "PHONE_WIDTH_IN",
+    "PHONE_COLUMN_PX",
+    "outer_labels",
 ]
 
 #: Okabe–Ito colours plus a few extra distinct hues (used by the registry and the fallback)
@@ -221,6 +226,14 @@ MIN_FONT_PT = 8.0
 COLUMN_PX = 717
 #: at most this many panels in one row of a page-width figure
 MAX_PANELS_PER_ROW = 3
+#: width of the text column in CSS pixels on a phone (a 420 px window)
+PHONE_COLUMN_PX = 388
+#: width (inches) of a figure made with ``phone=True``: at the house dpi (110) it is 462 px, under the 1.3 x
+#: column (504 px at a 420 px window, 465 px at 390 px) above which the page lets a figure scroll sideways on a
+#: phone (book/_static/ldp-book.js), so a phone shows it whole, shrunk by about 0.84 at most
+PHONE_WIDTH_IN = 4.2
+#: at most this many panels in one row of a phone-width figure
+PHONE_PANELS_PER_ROW = 2
 
 _RC = {
     "figure.figsize": (6.0, 3.8),
@@ -264,19 +277,32 @@ def _grid_size(nrows: int, ncols: int) -> tuple[float, float]:
     return width, row_height * nrows + 0.3
 
 
-def new_figure(nrows: int = 1, ncols: int = 1, **kw: Any) -> tuple[Any, Any]:
+def new_figure(nrows: int = 1, ncols: int = 1, *, phone: bool = False, **kw: Any) -> tuple[Any, Any]:
     """``plt.subplots`` in the house style, sized for the page.
 
     The default size depends on the grid (a single panel 6 in wide, a grid at
     :data:`PAGE_WIDTH_IN`).  A ``figsize`` wider than :data:`PAGE_WIDTH_IN` is
     scaled down, aspect kept, to that width: the page would shrink it anyway, and
-    the text (at least :data:`MIN_FONT_PT` in the house style) would become
+    the text (at least :data:`MIN_FONT_PT`, in the house style) would become
     unreadable.  More than :data:`MAX_PANELS_PER_ROW` panels in a row will be
     cramped at that width: use :func:`small_multiples`.
+
+    ``phone=True`` makes a figure a phone shows whole, without scrolling sideways:
+    :data:`PHONE_WIDTH_IN` wide, at most :data:`PHONE_PANELS_PER_ROW` panels per
+    row.  A grid of one or two rows and three or more columns is drawn
+    *transposed* (each row of the page shows one column of the grid); the axes
+    returned keep the shape asked for, so ``axes[r, c]`` is still the r-th row
+    and c-th column of the grid in the code, and ``sharex``/``sharey`` of
+    ``"row"``/``"col"`` keep their meaning.  Label the page's outer panels with
+    :func:`outer_labels` (which panels are outer depends on the layout), and
+    :func:`finish_figure` keeps the text of such a figure at least
+    :data:`MIN_FONT_PT` at the phone's column width (:data:`PHONE_COLUMN_PX`).
 
     Parameters
     ----------
     nrows, ncols : int
+    phone : bool
+        Lay the grid out for a phone's width (see above).
     **kw
         Passed to ``matplotlib.pyplot.subplots`` (``sharex``, ``figsize``, ...).
 
@@ -291,16 +317,78 @@ def new_figure(nrows: int = 1, ncols: int = 1, **kw: Any) -> tuple[Any, Any]:
     import matplotlib.pyplot as plt
 
     use_house_style()
-    w, h = kw.pop("figsize", None) or _grid_size(int(nrows), int(ncols))
-    if not (np.isfinite(w) and np.isfinite(h) and w > 0 and h > 0):
-        raise ValueError(f"figsize must be two positive numbers, got {(w, h)!r}")
-    if w > PAGE_WIDTH_IN:
-        w, h = PAGE_WIDTH_IN, h * PAGE_WIDTH_IN / w
+    nrows, ncols = int(nrows), int(ncols)
+    if phone:
+        return _phone_figure(nrows, ncols, kw)
+    w, h = kw.pop("figsize", None) or _grid_size(nrows, ncols)
+    w, h = _checked_size(w, h, PAGE_WIDTH_IN)
     return plt.subplots(nrows, ncols, figsize=(w, h), **kw)
 
 
+def _checked_size(w: float, h: float, widest: float) -> tuple[float, float]:
+    if not (np.isfinite(w) and np.isfinite(h) and w > 0 and h > 0):
+        raise ValueError(f"figsize must be two positive numbers, got {(w, h)!r}")
+    if w > widest:
+        w, h = widest, h * widest / w
+    return w, h
+
+
+def _phone_figure(nrows: int, ncols: int, kw: dict[str, Any]) -> tuple[Any, Any]:
+    """:func:`new_figure` with ``phone=True``: the grid (transposed when it is wide) at the phone's width."""
+    import matplotlib.pyplot as plt
+
+    transpose = ncols > PHONE_PANELS_PER_ROW and nrows <= PHONE_PANELS_PER_ROW
+    rows, cols = (ncols, nrows) if transpose else (nrows, ncols)
+    if cols > PHONE_PANELS_PER_ROW:
+        raise ValueError(
+            f"a {nrows} x {ncols} grid cannot be laid out {PHONE_PANELS_PER_ROW} panels per row for a phone: "
+            "use small_multiples(n_panels, phone=True)"
+        )
+    squeeze = kw.pop("squeeze", True)
+    if transpose:
+        swap = {"row": "col", "col": "row"}
+        for key in ("sharex", "sharey"):
+            if kw.get(key) in swap:
+                kw[key] = swap[kw[key]]
+    row_height = {1: 2.3, 2: 2.0}[cols]
+    w, h = kw.pop("figsize", None) or (PHONE_WIDTH_IN, row_height * rows + 0.3)
+    w, h = _checked_size(w, h, PHONE_WIDTH_IN)
+    fig, axes = plt.subplots(rows, cols, figsize=(w, h), squeeze=False, **kw)
+    fig.__dict__["_ldp_phone"] = True
+    axes = axes.T if transpose else axes
+    if squeeze:
+        axes = axes.item() if axes.size == 1 else (axes.ravel() if 1 in axes.shape else axes)
+    return fig, axes
+
+
+def outer_labels(axes: Any, xlabel: str | None = None, ylabel: str | None = None) -> None:
+    """Axis labels on the outer panels of a grid as the page shows it.
+
+    ``xlabel`` goes on the lowest panel of each column of the page, ``ylabel``
+    on the panels of its first column, whatever order the axes come in (a
+    transposed :func:`new_figure` grid, :func:`small_multiples` with an
+    incomplete last row).  ``None`` leaves a label as it is.
+
+    Parameters
+    ----------
+    axes : Axes or array/list of Axes
+    xlabel, ylabel : str, optional
+    """
+    flat = [ax for ax in np.atleast_1d(np.asarray(axes, dtype=object)).ravel() if ax is not None]
+    spans = {ax: ax.get_subplotspec() for ax in flat}
+    lowest: dict[int, int] = {}
+    for spec in spans.values():
+        col = spec.colspan.start
+        lowest[col] = max(lowest.get(col, -1), spec.rowspan.stop - 1)
+    for ax, spec in spans.items():
+        if xlabel is not None and spec.rowspan.stop - 1 == lowest[spec.colspan.start]:
+            ax.set_xlabel(xlabel)
+        if ylabel is not None and spec.colspan.start == 0:
+            ax.set_ylabel(ylabel)
+
+
 def small_multiples(
-    n_panels: int, ncols: int | None = None, *, panel_height: float | None = None, **kw: Any
+    n_panels: int, ncols: int | None = None, *, panel_height: float | None = None, phone: bool = False, **kw: Any
 ) -> tuple[Any, list[Any]]:
     """A page-width grid of ``n_panels`` panels, at most :data:`MAX_PANELS_PER_ROW` per row.
 
@@ -315,6 +403,9 @@ def small_multiples(
         Panels per row, 1 to :data:`MAX_PANELS_PER_ROW` (default: ``min(n_panels, 3)``).
     panel_height : float, optional
         Height of one row in inches (default: by the number of columns, as :func:`new_figure`).
+    phone : bool
+        At most :data:`PHONE_PANELS_PER_ROW` panels per row, :data:`PHONE_WIDTH_IN` wide (as
+        :func:`new_figure` with ``phone=True``).
     **kw
         Passed to ``matplotlib.pyplot.subplots`` (``sharex``, ``sharey``, ...).
 
@@ -325,20 +416,21 @@ def small_multiples(
     """
     if isinstance(n_panels, bool) or not isinstance(n_panels, (int, np.integer)) or n_panels < 1:
         raise ValueError(f"n_panels must be an integer >= 1, got {n_panels!r}")
+    widest = PHONE_PANELS_PER_ROW if phone else MAX_PANELS_PER_ROW
     if ncols is None:
-        ncols = min(int(n_panels), MAX_PANELS_PER_ROW)
-    if isinstance(ncols, bool) or not isinstance(ncols, (int, np.integer)) or not 1 <= ncols <= MAX_PANELS_PER_ROW:
-        raise ValueError(
-            f"ncols must be an integer from 1 to {MAX_PANELS_PER_ROW} (panels per row at page width), got {ncols!r}"
-        )
+        ncols = min(int(n_panels), widest)
+    if isinstance(ncols, bool) or not isinstance(ncols, (int, np.integer)) or not 1 <= ncols <= widest:
+        raise ValueError(f"ncols must be an integer from 1 to {widest} (panels per row at this width), got {ncols!r}")
     if panel_height is not None and not (np.isfinite(panel_height) and panel_height > 0):
         raise ValueError(f"panel_height must be a positive number of inches, got {panel_height!r}")
     nrows = -(-int(n_panels) // int(ncols))
     w, h = _grid_size(nrows, int(ncols))
+    if phone:
+        w, h = PHONE_WIDTH_IN, {1: 2.3, 2: 2.0}[int(ncols)] * nrows + 0.3
     if panel_height is not None:
         h = panel_height * nrows + 0.3
     kw.setdefault("squeeze", False)
-    fig, axes = new_figure(nrows, int(ncols), figsize=(w, h), **kw)
+    fig, axes = new_figure(nrows, int(ncols), figsize=(w, h), phone=phone, **kw)
     flat = list(np.asarray(axes).ravel())
     for ax in flat[n_panels:]:
         fig.delaxes(ax)
@@ -519,7 +611,8 @@ def finish_figure(
 ) -> Any:
     """Lay out a finished figure as every figure of the book is laid out; call it once, after drawing.
 
-    1. Constrained layout; a figure wider than :data:`PAGE_WIDTH_IN` is scaled to it.
+    1. Constrained layout; a figure wider than :data:`PAGE_WIDTH_IN` is scaled to it
+       (a ``phone=True`` figure: :data:`PHONE_WIDTH_IN`, its text checked at :data:`PHONE_COLUMN_PX`).
     2. Every labelled series gets a colour and marker pair no other series of the
        figure has (the first free palette colour; an unmarked coloured line among
        several series gets a marker about every eighth point).
@@ -552,6 +645,8 @@ def finish_figure(
         ``fig``; :func:`layout_problems` lists what a test checks on it.
     """
     fig = _check_finish_args(fig, legend, fit, margin, column_px)
+    if fig.__dict__.get("_ldp_phone"):
+        column_px = min(column_px, PHONE_COLUMN_PX)
     if title is not None:
         fig.suptitle(str(title))
     _refuse_machinery_words(fig)
@@ -572,8 +667,9 @@ def finish_figure(
 def _constrained_page_width(fig: Any) -> None:
     fig.set_layout_engine("constrained")
     w, h = fig.get_size_inches()
-    if w > PAGE_WIDTH_IN:
-        fig.set_size_inches(PAGE_WIDTH_IN, h * PAGE_WIDTH_IN / w)
+    widest = PHONE_WIDTH_IN if fig.__dict__.get("_ldp_phone") else PAGE_WIDTH_IN
+    if w > widest:
+        fig.set_size_inches(widest, h * widest / w)
 
 
 def _check_finish_args(fig: Any, legend: Any, fit: Any, margin: Any, column_px: Any) -> Any:
@@ -928,7 +1024,8 @@ def _legend_below(fig: Any, series: list[tuple[Any, Any, str]], title: str | Non
 
 
 def _wrap_long_labels(fig: Any) -> None:
-    """Break axis labels and panel titles longer than their panel's side onto two or more lines."""
+    """Break axis labels and panel titles longer than their panel's side, and a figure title wider than the
+    figure, onto two or more lines."""
     import textwrap
 
     renderer = fig.canvas.get_renderer()
@@ -945,6 +1042,13 @@ def _wrap_long_labels(fig: Any) -> None:
             if words and "\n" not in words and "$" not in words and length > span:
                 chars = max(int(len(words) * span / length) - 1, 8)
                 text.set_text("\n".join(textwrap.wrap(words, chars)))
+    title = getattr(fig, "_suptitle", None)
+    width = fig.get_window_extent(renderer).width
+    if title is not None and title.get_text() and "\n" not in title.get_text() and "$" not in title.get_text():
+        length = title.get_window_extent(renderer).width
+        if length > 0.98 * width:
+            chars = max(int(len(title.get_text()) * 0.98 * width / length) - 1, 8)
+            title.set_text("\n".join(textwrap.wrap(title.get_text(), chars)))
 
 
 def _legend_inside(fig: Any, ax: Any, entries: list[tuple[Any, str]], title: str | None, force: bool) -> bool:
@@ -1086,8 +1190,11 @@ def layout_problems(fig: Any, column_px: float = COLUMN_PX) -> list[str]:
     Checks: a legend box that covers drawn data of its panel (or, for a figure
     legend, of any panel), two texts of the figure whose boxes overlap (titles,
     axis labels, tick labels, legends, the figure title), and text smaller than
-    :data:`MIN_FONT_PT` as shown in a ``column_px`` column.
+    :data:`MIN_FONT_PT` as shown in a ``column_px`` column (for a figure made with
+    ``phone=True``, at most :data:`PHONE_COLUMN_PX`).
     """
+    if fig.__dict__.get("_ldp_phone"):
+        column_px = min(column_px, PHONE_COLUMN_PX)
     fig.draw_without_rendering()
     problems = []
     for ax in fig.get_axes():

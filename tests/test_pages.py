@@ -80,3 +80,18 @@ def test_glue_values_returns_names_a_cell_does_not_display(monkeypatch):
     names = glue_values({"a": 1, "b": 2.5}, prefix="ch")
     assert names == ["ch-a", "ch-b"] and isinstance(names, list)
     assert names._ipython_display_() is None  # IPython calls this instead of printing the repr
+
+
+def test_plural_agrees_with_the_count():
+    from ldp.pages import plural
+
+    assert plural(1, "trial") == "1 trial"
+    assert plural(np.int64(20), "trial") == "20 trials"
+    assert plural(0, "run") == "0 runs"
+    assert plural(5000, "record") == "5,000 records"
+    assert plural(2.0, "matrix", "matrices") == "2 matrices"
+    for bad in (-1, 1.5, True, "3", float("nan")):
+        with pytest.raises(ValueError):
+            plural(bad, "trial")
+    with pytest.raises(ValueError):
+        plural(2, "")

@@ -418,3 +418,66 @@ def test_plain_log_labels_change_the_notation_not_which_ticks_are_labelled():
     assert not any("e" in s or "^" in s or "times" in s for s in shown)
     with pytest.raises(ValueError, match="axis"):
         plain_log_labels(wide, axis="z")
+
+
+# ---- phone=True: a grid a phone shows whole (issue 25, scope 6) ------------------------------------------------
+
+from ldp.plotting import PHONE_COLUMN_PX, PHONE_WIDTH_IN, outer_labels  # noqa: E402
+
+
+def test_a_wide_grid_for_a_phone_is_transposed_and_keeps_its_indexing():
+    fig, axes = new_figure(2, 3, phone=True, sharey="row")
+    assert axes.shape == (2, 3)  # the grid of the code
+    gs = axes[0, 0].get_subplotspec().get_gridspec()
+    assert (gs.nrows, gs.ncols) == (3, 2)  # the grid of the page: one row per column of the code
+    for r in range(2):
+        for c in range(3):
+            spec = axes[r, c].get_subplotspec()
+            assert (spec.rowspan.start, spec.colspan.start) == (c, r)
+    # sharey="row" of the code's grid: the panels of one code row share y
+    axes[0, 0].set_ylim(0, 5)
+    assert axes[0, 2].get_ylim() == (0, 5) and axes[1, 0].get_ylim() != (0, 5)
+    assert fig.get_size_inches()[0] == pytest.approx(PHONE_WIDTH_IN)
+    fig, axes = new_figure(1, 3, phone=True)
+    assert axes.shape == (3,) and axes[0].get_subplotspec().get_gridspec().ncols == 1
+    with pytest.raises(ValueError, match="phone"):
+        new_figure(3, 3, phone=True)
+
+
+def test_outer_labels_follow_the_page_layout():
+    fig, axes = new_figure(2, 3, phone=True)
+    outer_labels(axes, xlabel="ε", ylabel="error")
+    xl = {(r, c): axes[r, c].get_xlabel() for r in range(2) for c in range(3)}
+    yl = {(r, c): axes[r, c].get_ylabel() for r in range(2) for c in range(3)}
+    # on the page the code's last column is the bottom row, its first row the left column
+    assert [k for k, v in xl.items() if v] == [(0, 2), (1, 2)]
+    assert [k for k, v in yl.items() if v] == [(0, 0), (0, 1), (0, 2)]
+    fig, flat = small_multiples(3, phone=True)  # 2 + 1: the lowest panel of the right column is in row 1
+    outer_labels(flat, xlabel="x")
+    assert [ax.get_xlabel() for ax in flat] == ["", "x", "x"]
+
+
+def test_a_phone_figure_is_whole_and_readable_on_a_phone(tmp_path):
+    """Narrower than the width above which the page scrolls a figure (1.3 x the phone column), text >= 8 pt there."""
+    fig, axes = new_figure(2, 3, phone=True, sharex=True)
+    for i, ax in enumerate(axes.ravel()):
+        _crowded_panel(ax, ("GRR", "OUE", f"kHR (k={i + 2})"))
+        ax.set_title(f"panel {i + 1}", fontsize=7)
+    outer_labels(axes, xlabel="privacy budget ε", ylabel="mean squared error")
+    finish_figure(fig, title="Six panels")
+    assert layout_problems(fig) == []
+    assert min_display_font_pt(fig, PHONE_COLUMN_PX) >= MIN_FONT_PT - 1e-6
+    path = tmp_path / "phone.png"
+    fig.savefig(path, dpi=fig.dpi)  # the notebook's inline image is drawn at the figure's dpi
+    width = plt.imread(path).shape[1]
+    assert width <= 1.3 * PHONE_COLUMN_PX, width
+
+
+def test_finish_figure_wraps_a_figure_title_wider_than_the_figure():
+    fig, axes = new_figure(1, 2, phone=True)
+    for ax in axes:
+        ax.plot([1, 2], [1, 2], label="GRR", **style_for("GRR", ax))
+    finish_figure(fig, title="income × relationship on Adult, n = 48,842, 20 perturbations per point")
+    assert "\n" in fig.get_suptitle()
+    fig.canvas.draw()
+    assert fig._suptitle.get_window_extent().width <= fig.bbox.width
