@@ -139,7 +139,7 @@ def format_number(x: Any, digits: int = 3, *, trim: bool = False) -> str:
         return "0"
     if float(x).is_integer() and abs(x) < 1e15:
         return str(int(x))
-    mag = int(np.floor(np.log10(abs(x))))
+    mag = int(np.floor(np.log10(abs(float(f"{x:.{digits - 1}e}")))))  # after rounding: 0.9999999 is 1.00
     if mag >= 6 or mag < -3:
         mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
         if trim and "." in mantissa:
@@ -303,9 +303,15 @@ def show_table(
 
     numeric = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
     styler = df.style.format(cell, subset=numeric, na_rep="—")
-    styler = styler.format_index(
-        lambda v: format_number(v, digits) if isinstance(v, (int, float, np.number)) else str(v)
-    )
+    # text and mixed columns (a number here, a tuple of numpy integers there, a missing value) through the same
+    # formatter: no "nan", "None" or "np.int64(1)" in a cell
+    mixed = [c for c in df.columns if c not in numeric and not pd.api.types.is_bool_dtype(df[c])]
+    if mixed:
+        styler = styler.format(lambda v: format_value(v, digits, max_items=8), subset=mixed, na_rep="—")
+    for axis in (0, 1):  # row labels and column headers alike ("0.5", never pandas' "0.500000")
+        styler = styler.format_index(
+            lambda v: format_number(v, digits) if isinstance(v, (int, float, np.number)) else str(v), axis=axis
+        )
     if numeric:
         styler = styler.set_properties(subset=numeric, **{"text-align": "right", "white-space": "nowrap"})
         styler = styler.set_table_styles(

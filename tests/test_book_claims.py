@@ -112,8 +112,9 @@ def test_scoreboard_without_javascript_and_its_links(built_book, browser):  # no
 
 
 # a decimal with more than 6 significant digits: below 1, the digits from the first non-zero one ("0.0002903" has 4);
-# from 1 up, every digit ("1.00000000000", "2.718281828")
-_MANY_DIGITS = r"\b0?\.0*[1-9]\d{6,}|\b[1-9](?=\d*\.\d)(?:\.?\d){6,}"
+# from 1 up, every digit ("1.00000000000", "2.718281828"); identifiers after ":" or "/" (arXiv:2504.13526, a DOI's
+# 10.24432/...) are not numbers
+_MANY_DIGITS = r"(?<![:/])\b0?\.0*[1-9]\d{6,}|(?<![:/])\b[1-9](?=\d*\.\d)(?:\.?\d){6,}"
 _RAW_PYTHON = re.compile(
     r"np\.(int|float)\d*\(|\bNone\b|\bnan\b|\d\.?\d*e[+-]\d+|" + _MANY_DIGITS + r"|\b\d{8,}\.\d+\b"
 )
@@ -154,6 +155,8 @@ _VISIBLE_TEXT = """() => {
         ("None", True),
         ("nan", True),
         ("0.4–0.6", False),
+        ("arXiv:2504.13526", False),
+        ("https://doi.org/10.24432/C5XW20", False),
     ],
 )
 def test_raw_value_pattern(text, raw):
