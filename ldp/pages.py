@@ -110,8 +110,9 @@ def format_number(x: Any, digits: int = 3, *, trim: bool = False) -> str:
     """A number as a table shows it: integers whole, floats with ``digits`` significant digits.
 
     Fixed notation from 0.001 to 10^6 (``0.0123``, ``12.3``, ``12346``), powers of ten
-    outside (``1.23 × 10⁷``, ``4.56 × 10⁻⁵``, never the ``e+07`` form); a float that holds
-    an integer prints without decimals; NaN prints as an em dash.
+    outside (``1.23 × 10⁷``, ``4.56 × 10⁻⁵``, never the ``e+07`` form, joined by no-break spaces so
+    that a line never breaks inside the number); a float that holds an integer prints without decimals;
+    NaN prints as an em dash.
 
     Parameters
     ----------
@@ -144,7 +145,7 @@ def format_number(x: Any, digits: int = 3, *, trim: bool = False) -> str:
         mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
         if trim and "." in mantissa:
             mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa} × {power_of_ten(int(exponent))}"
+        return f"{mantissa}\u00a0×\u00a0{power_of_ten(int(exponent))}"  # no-break spaces: one number, one line
     text = f"{x:.{max(0, digits - 1 - mag)}f}"
     if trim and "." in text:
         text = text.rstrip("0").rstrip(".")

@@ -23,8 +23,8 @@ from ldp.pages import format_number, show_table
         (12.3456, "12.3"),
         (1234.56, "1235"),
         (1.5e7, "15000000"),
-        (12345678.9, "1.23 × 10⁷"),
-        (4.56e-5, "4.56 × 10⁻⁵"),
+        (12345678.9, "1.23\u00a0×\u00a010⁷"),
+        (4.56e-5, "4.56\u00a0×\u00a010⁻⁵"),
         (-0.5, "-0.500"),
         (float("nan"), "—"),
         (float("inf"), "∞"),
@@ -56,7 +56,7 @@ def test_show_table_hides_a_meaningless_index_and_formats_numbers():
     html = show_table(df).to_html()
     cells = _cells(html)
     assert cells[0] == ["method", "n", "mse"]  # no index column
-    assert cells[1] == ["GRR", "1000000", "1.11 × 10⁻⁶"] and cells[2] == ["OUE", "200000", "0.0185"]
+    assert cells[1] == ["GRR", "1000000", "1.11\u00a0×\u00a010⁻⁶"] and cells[2] == ["OUE", "200000", "0.0185"]
     assert "text-align: right" in html and 'class="dataframe ldp-table"' in html
 
 
@@ -91,16 +91,16 @@ _RAW = re.compile(r"np\.(int|float)\d*\(|\bNone\b|\bnan\b|\d\.?\d*e[+-]\d+")
     [
         (0.99999999, 6, False, "1.00000"),  # rounds before choosing the decimals (was "1.000000": 7 digits)
         (0.9996, 3, False, "1.00"),
-        (999_999.7, 3, False, "1.00 × 10⁶"),
-        (9.9996e-5, 3, False, "1.00 × 10⁻⁴"),
-        (2.220446049250313e-16, 2, False, "2.2 × 10⁻¹⁶"),
-        (1e-9, 3, True, "1 × 10⁻⁹"),  # a tolerance: no false zeros
-        (5e-05, 3, True, "5 × 10⁻⁵"),
+        (999_999.7, 3, False, "1.00\u00a0×\u00a010⁶"),
+        (9.9996e-5, 3, False, "1.00\u00a0×\u00a010⁻⁴"),
+        (2.220446049250313e-16, 2, False, "2.2\u00a0×\u00a010⁻¹⁶"),
+        (1e-9, 3, True, "1\u00a0×\u00a010⁻⁹"),  # a tolerance: no false zeros
+        (5e-05, 3, True, "5\u00a0×\u00a010⁻⁵"),
         (0.02, 3, True, "0.02"),
-        (0.0002903, 4, True, "2.903 × 10⁻⁴"),
+        (0.0002903, 4, True, "2.903\u00a0×\u00a010⁻⁴"),
         (1.21e8, 3, True, "121000000"),  # a whole number prints whole
-        (3.15e8 + 0.5, 3, True, "3.15 × 10⁸"),
-        (-2.6e-06, 2, True, "-2.6 × 10⁻⁶"),
+        (3.15e8 + 0.5, 3, True, "3.15\u00a0×\u00a010⁸"),
+        (-2.6e-06, 2, True, "-2.6\u00a0×\u00a010⁻⁶"),
         (np.float64(0.125), 3, True, "0.125"),
         (2.5, 4, False, "2.500"),
         (2.5, 4, True, "2.5"),
@@ -147,7 +147,7 @@ def test_format_below_refuses_what_is_not_a_bound():
         (np.array([True, True]), "yes"),
         (np.array([True, False, True]), "2 of 3 yes"),
         (list(np.linspace(0.25, 6, 24)), "0.2500 to 6 (24 values)"),
-        ({"a": np.float64(1e-20), "b": [1, 2]}, "a: 1.000 × 10⁻²⁰; b: 1, 2"),
+        ({"a": np.float64(1e-20), "b": [1, 2]}, "a: 1.000\u00a0×\u00a010⁻²⁰; b: 1, 2"),
         (list(range(6)), "0 to 5 (6 values)"),
         (["x", "y", "z", "w", "v"], "x, y, z, w, … (5 in all)"),
         ("ε-LDP", "ε-LDP"),

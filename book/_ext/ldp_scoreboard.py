@@ -139,8 +139,8 @@ def _board_html(app, docname: str) -> str:
             )
     table_html = (
         '<div class="ldp-claims-wrap"><table id="ldp-all-claims" class="ldp-claims ldp-board display">'
-        '<colgroup><col style="width:13%"><col><col style="width:12%"><col style="width:12%">'
-        '<col style="width:9.5em"><col style="width:10%"></colgroup>'
+        '<colgroup><col style="width:11%"><col><col style="width:13%"><col style="width:13%">'
+        '<col style="width:10em"><col style="width:11%"></colgroup>'
         '<thead><tr><th>chapter</th><th>claim</th><th class="ldp-num">paper</th><th class="ldp-num">ours</th>'
         "<th>verdict</th><th>basis</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div>"
