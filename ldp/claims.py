@@ -79,6 +79,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ldp.pages import format_number
 from ldp.profiles import current_profile
 
 __all__ = [
@@ -258,12 +259,17 @@ def _count(x: Any, name: str, minimum: int) -> int | None:
     return int(x)
 
 
+def _g(x: Any, digits: int = 3) -> str:
+    """A number of a description or of evidence, through the book's one formatter (no ``e-05`` form)."""
+    return format_number(float(x), digits, trim=True)
+
+
 def _fmt(x: Any) -> str:
     """A number (or the range of an array) in a short form for descriptions."""
     if isinstance(x, np.ndarray):
         lo, hi = float(x.min()), float(x.max())
-        return f"{lo:.2g}" if lo == hi else f"[{lo:.2g}–{hi:.2g}]"
-    return f"{x:.2g}"
+        return _g(lo, 2) if lo == hi else f"[{_g(lo, 2)} to {_g(hi, 2)}]"
+    return _g(x, 2)
 
 
 def _quantile(trials: int, points: int) -> float:
@@ -383,14 +389,14 @@ def _agreement_rule(paper_precision: Any, our_se: Any, trials: Any, points: Any,
         delta = pp * np.abs(p) if relative else np.full_like(p, pp)
         w = np.broadcast_to(mc.halfwidth(o.size), o.shape)
         d = np.abs(o - p)
-        ev = f"largest |ours − paper| {d.max():.3g}"
+        ev = f"largest |ours − paper| {_g(d.max())}"
         if mc.noisy:
-            ev += f", interval half-width up to {w.max():.3g} ({mc.describe(o.size)})"
+            ev += f", interval half-width up to {_g(w.max())} ({mc.describe(o.size)})"
         # differs: the interval lies outside the paper's band; reproduced: inside it or touching it, with an
         # interval no wider than the paper's precision (the run resolves what the paper states)
         return _three_way(d > delta + w, (d <= delta + w) & (w <= delta), ev, lambda: mc.needed(delta, o.size))
 
-    first = f"{pp:.0%}·|paper|" if relative and pp >= 0.01 else (f"{pp:g}·|paper|" if relative else f"{pp:g}")
+    first = f"{pp:.0%}·|paper|" if relative and pp >= 0.01 else (f"{_g(pp)}·|paper|" if relative else _g(pp))
     noise = f" + interval half-width ({mc.describe(0)}, s.e. {_fmt(mc.se)})" if mc.noisy else ""
     return Rule(f"|ours − paper| ≤ {first} ({label}){noise}", test, paper_precision=pp, relative=relative)
 
@@ -466,13 +472,13 @@ def equivalent(bound: float, our_se: Any = 0.0, *, trials: int | None = None, po
             return Judgement(FAILS, "ours is not finite")
         w = np.broadcast_to(mc.halfwidth(d.size), d.shape)
         a = np.abs(d)
-        ev = f"largest |difference| {a.max():.3g}"
+        ev = f"largest |difference| {_g(a.max())}"
         if mc.noisy:
-            ev += f", interval half-width up to {w.max():.3g} ({mc.describe(d.size)})"
+            ev += f", interval half-width up to {_g(w.max())} ({mc.describe(d.size)})"
         return _three_way(a - w > b, a + w <= b, ev, lambda: mc.needed(np.maximum(b - a, 0.0), d.size))
 
     noise = f"; {mc.describe(0)}, s.e. {_fmt(mc.se)}" if mc.noisy else ""
-    return Rule(f"equivalence: every |difference| ≤ {b:g} with its whole interval{noise}", test)
+    return Rule(f"equivalence: every |difference| ≤ {_g(b)} with its whole interval{noise}", test)
 
 
 def ordered(
@@ -495,14 +501,14 @@ def ordered(
         if not np.all(np.isfinite(g)):
             return Judgement(FAILS, "ours is not finite")
         w = np.broadcast_to(mc.halfwidth(g.size), g.shape)
-        ev = f"smallest gap {g.min():.3g}"
+        ev = f"smallest gap {_g(g.min())}"
         if mc.noisy:
-            ev += f", interval half-width up to {w.max():.3g} ({mc.describe(g.size)})"
+            ev += f", interval half-width up to {_g(w.max())} ({mc.describe(g.size)})"
         tie = (np.abs(g) + w <= neg) if neg > 0 else np.zeros(g.shape, bool)
         return _three_way((g + w < 0) | tie, g - w > 0, ev, lambda: mc.needed(np.abs(g[g - w <= 0]), g.size))
 
     noise = f"; {mc.describe(0)}, s.e. {_fmt(mc.se)}" if mc.noisy else " (exact)"
-    tie = f"; a gap within ±{neg:g} is a tie and fails" if neg > 0 else ""
+    tie = f"; a gap within ±{_g(neg)} is a tie and fails" if neg > 0 else ""
     return Rule(f"every claimed gap > 0 with its whole interval{noise}{tie}", test)
 
 
@@ -520,7 +526,7 @@ def within_rel(tol: float) -> Rule:
         return bool(np.all(np.abs(o - p) <= t * np.abs(p)))
 
     return Rule(
-        f"within {t:.0%} (relative)" if t >= 0.01 else f"within {t:g} (relative)",
+        f"within {t:.0%} (relative)" if t >= 0.01 else f"within {_g(t)} (relative)",
         test,
         paper_precision=t,
         relative=True,
@@ -535,7 +541,7 @@ def within_abs(tol: float) -> Rule:
         p, o = _num(paper, "paper"), _num(ours, "ours")
         return bool(np.all(np.abs(o - p) <= t))
 
-    return Rule(f"within ±{t:g} (absolute)", test, paper_precision=t)
+    return Rule(f"within ±{_g(t)} (absolute)", test, paper_precision=t)
 
 
 def same_sign() -> Rule:
@@ -569,7 +575,7 @@ def same_order(margin: float = 0.0) -> Rule:
         gap = dp * (o[:, None] - o[None, :])
         return bool(np.all((dp == 0) | (gap > m)))
 
-    return Rule(f"same ordering, every gap > {m:g}" if m > 0 else "same ordering (strict, no margin)", test)
+    return Rule(f"same ordering, every gap > {_g(m)}" if m > 0 else "same ordering (strict, no margin)", test)
 
 
 def exceeds(margin: float = 0.0) -> Rule:
@@ -584,7 +590,7 @@ def exceeds(margin: float = 0.0) -> Rule:
         p, o = _num(paper, "paper"), _num(ours, "ours")
         return bool(np.all(o - p > m))
 
-    return Rule(f"ours > paper + {m:g}" if m > 0 else "ours > paper (strict)", test, paper_precision=m)
+    return Rule(f"ours > paper + {_g(m)}" if m > 0 else "ours > paper (strict)", test, paper_precision=m)
 
 
 def _bound_rule(bound: Any, tol: float, our_se: Any, trials: Any, points: Any, upper: bool) -> Rule:
@@ -595,7 +601,7 @@ def _bound_rule(bound: Any, tol: float, our_se: Any, trials: Any, points: Any, u
             raise ValueError(f"bound must be finite (or None for the paper's value), got {bound!r}")
     mc = _monte_carlo(our_se, trials, points)
     op, sign = ("≤", "+") if upper else ("≥", "−")
-    ref = "paper" if bound is None else _fmt(np.asarray(bound, dtype=float)) if np.ndim(bound) else f"{bound:g}"
+    ref = "paper" if bound is None else _fmt(np.asarray(bound, dtype=float)) if np.ndim(bound) else _g(bound)
 
     def test(paper: Any, ours: Any) -> Judgement:
         b, o, _ = _arrays(paper if bound is None else bound, ours, mc.se)
@@ -603,14 +609,14 @@ def _bound_rule(bound: Any, tol: float, our_se: Any, trials: Any, points: Any, u
             return Judgement(FAILS, "ours is not finite")
         w = np.broadcast_to(mc.halfwidth(o.size), o.shape)
         excess = (o - (b + t)) if upper else ((b - t) - o)  # > 0 means the bound is broken
-        ev = f"{'largest' if upper else 'smallest'} ours {(o.max() if upper else o.min()):.4g}"
+        ev = f"{'largest' if upper else 'smallest'} ours {_g(o.max() if upper else o.min(), 4)}"
         if mc.noisy:
-            ev += f", interval half-width up to {w.max():.3g} ({mc.describe(o.size)})"
+            ev += f", interval half-width up to {_g(w.max())} ({mc.describe(o.size)})"
         return _three_way(excess - w > 0, excess + w <= 0, ev, lambda: mc.needed(np.abs(excess), o.size))
 
     noise = f", with the whole {mc.describe(0)} (s.e. {_fmt(mc.se)})" if mc.noisy else ""
     return Rule(
-        f"ours {op} {ref}" + (f" {sign} {t:g}" if t > 0 else "") + noise,
+        f"ours {op} {ref}" + (f" {sign} {_g(t)}" if t > 0 else "") + noise,
         test,
         paper_precision=t if bound is None else None,
     )
@@ -747,7 +753,7 @@ class Source:
     def __str__(self) -> str:
         if not self.read_off:
             return f"{self.where} (printed)"
-        p = f"±{self.precision:.0%}" if self.relative else f"±{self.precision:g}"
+        p = f"±{self.precision:.0%}" if self.relative else f"±{_g(self.precision)}"
         return f"{self.where}, read off ({p})"
 
 
@@ -802,7 +808,23 @@ def _jsonable(v: Any) -> Any:
         return [_jsonable(x) for x in v.tolist()]
     if isinstance(v, (list, tuple)):
         return [_jsonable(x) for x in v]
+    if isinstance(v, Mapping):
+        return {str(k): _jsonable(x) for k, x in v.items()}
     return str(v)
+
+
+_NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+def _from_json(v: Any) -> Any:
+    """A value :func:`_jsonable` wrote, with its non-finite floats (written as "nan", "inf") restored."""
+    if isinstance(v, str):
+        return _NON_FINITE.get(v, v)
+    if isinstance(v, list):
+        return [_from_json(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _from_json(x) for k, x in v.items()}
+    return v
 
 
 _CHECKS = {HOLDS: AGREES, FAILS: DISAGREES, UNRESOLVED: UNRESOLVED}
@@ -830,11 +852,11 @@ def _judgement(claim: str, paper: Any, ours: Any, rule: Any, source: Source | st
 
 def _value_text(v: Any) -> str:
     if isinstance(v, (float, np.floating)):
-        return f"{float(v):.4g}"
+        return _g(v, 4)
     arr = np.asarray(v) if isinstance(v, (list, tuple, np.ndarray)) else None
     if arr is not None and arr.dtype.kind in "fiu" and arr.size:
         lo, hi = float(arr.min()), float(arr.max())
-        return f"{lo:.4g}" if lo == hi else f"{lo:.4g}–{hi:.4g}"
+        return _g(lo, 4) if lo == hi else f"{_g(lo, 4)} to {_g(hi, 4)}"
     return str(v)
 
 
@@ -1005,7 +1027,7 @@ table.ldp-claims col.ldp-c-val{width:17%}table.ldp-claims col.ldp-c-verdict{widt
 .ldp-verdict-differs{background:#fbe0da;color:#8e1c0b;border-color:#d9826f}
 .ldp-verdict-not-reproducible{background:#ececec;color:#333;border-color:#aaa}
 .ldp-verdict-qualitative-only{background:#f6efd2;color:#5d4a00;border-color:#c9b45c}
-.ldp-where{color:#555;display:block}
+.ldp-where{color:#555;display:block}.ldp-tok{white-space:nowrap}
 table.ldp-claims details{margin-top:0.2em}table.ldp-claims summary{cursor:pointer;color:#555;font-size:0.85em}
 table.ldp-claims dl{margin:0.3em 0 0 0;font-size:0.85em}table.ldp-claims dt{font-weight:600;margin-top:0.2em}
 table.ldp-claims dd{margin-left:0.8em}
@@ -1024,10 +1046,10 @@ def verdict_badge(verdict: str) -> str:
 def _claims_html(chapter: str, rows: list[dict[str, Any]]) -> Any:
     import html
 
-    from ldp.pages import HTML, format_value
+    from ldp.pages import HTML, format_value, html_unbroken
 
     def esc(v: Any) -> str:
-        return html.escape(format_value(v))
+        return html_unbroken(format_value(v))
 
     body = []
     for i, r in enumerate(rows, start=1):
@@ -1042,8 +1064,8 @@ def _claims_html(chapter: str, rows: list[dict[str, Any]]) -> Any:
         ]
         dl = "".join(f"<dt>{k}</dt><dd>{html.escape(str(v))}</dd>" for k, v in details if v)
         body.append(
-            f'<tr id="claim-{chapter}-{i}"><td class="ldp-num">{i}</td><td>{html.escape(r["claim"])}'
-            f'<small class="ldp-where">{html.escape(r["source"])}</small>'
+            f'<tr id="claim-{chapter}-{i}"><td class="ldp-num">{i}</td><td>{html_unbroken(r["claim"])}'
+            f'<small class="ldp-where">{html_unbroken(r["source"])}</small>'
             f"<details><summary>details</summary><dl>{dl}</dl></details></td>"
             f'<td class="ldp-num">{esc(r["paper"])}</td><td class="ldp-num">{esc(r["ours"])}</td>'
             f"<td>{verdict_badge(r['verdict'])}</td></tr>"
@@ -1281,6 +1303,8 @@ class ClaimsTable:
                 {k: row.get(k) if row.get(k) is not None or k not in defaults else defaults[k] for k in cls.COLUMNS}
             )
             table._rows[-1]["basis"] = basis
+            for k in ("paper", "ours"):
+                table._rows[-1][k] = _from_json(table._rows[-1][k])
         return table
 
 

@@ -24,7 +24,18 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["glue_values", "plain", "show_table", "format_number", "format_value", "HTML"]
+__all__ = [
+    "glue_values",
+    "plain",
+    "show_table",
+    "format_number",
+    "format_value",
+    "format_below",
+    "power_of_ten",
+    "html_unbroken",
+    "plural",
+    "HTML",
+]
 
 _KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -91,18 +102,27 @@ class _GluedNames(list):
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def format_number(x: Any, digits: int = 3) -> str:
+def power_of_ten(k: int) -> str:
+    """``10`` with ``k`` as a Unicode superscript: ``power_of_ten(-16) == "10⁻¹⁶"``."""
+    return "10" + str(int(k)).translate(_SUPERSCRIPT)
+
+
+def format_number(x: Any, digits: int = 3, *, trim: bool = False) -> str:
     """A number as a table shows it: integers whole, floats with ``digits`` significant digits.
 
     Fixed notation from 0.001 to 10^6 (``0.0123``, ``12.3``, ``12346``), powers of ten
-    outside (``1.23 × 10⁷``, ``4.56 × 10⁻⁵``, never the ``e+07`` form); a float that holds
-    an integer prints without decimals; NaN prints as an em dash.
+    outside (``1.23 × 10⁷``, ``4.56 × 10⁻⁵``, never the ``e+07`` form, joined by no-break spaces so
+    that a line never breaks inside the number); a float that holds an integer prints without decimals;
+    NaN prints as an em dash.
 
     Parameters
     ----------
     x : number
     digits : int
         Significant digits for floats (>= 1).
+    trim : bool
+        Drop trailing zeros of the decimals, as the ``g`` format does (``5 × 10⁻⁵``,
+        ``0.02``): for tolerances and quantities quoted in prose rather than columns.
 
     Returns
     -------
@@ -114,18 +134,42 @@ def format_number(x: Any, digits: int = 3) -> str:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return str(x)
     if isinstance(x, int):
-        return str(x) if abs(x) < 10**15 else format_number(float(x), digits)
+        return str(x) if abs(x) < 10**15 else format_number(float(x), digits, trim=trim)
     if not np.isfinite(x):
         return "—" if np.isnan(x) else ("∞" if x > 0 else "−∞")
     if x == 0:
         return "0"
     if float(x).is_integer() and abs(x) < 1e15:
         return str(int(x))
-    mag = int(np.floor(np.log10(abs(x))))
+    mag = int(np.floor(np.log10(abs(float(f"{x:.{digits - 1}e}")))))  # after rounding: 0.9999999 is 1.00
     if mag >= 6 or mag < -3:
         mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
-        return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
-    return f"{x:.{max(0, digits - 1 - mag)}f}"
+        if trim and "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa}\u00a0×\u00a0{power_of_ten(int(exponent))}"  # no-break spaces: one number, one line
+    text = f"{x:.{max(0, digits - 1 - mag)}f}"
+    if trim and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def format_below(x: Any) -> str:
+    """A tiny non-negative number (a float round-off, a largest deviation) as its bound: what it means.
+
+    ``"0 exactly"`` for 0, otherwise ``"less than 10⁻ᵏ"`` with the smallest such power of ten
+    (``format_below(2.2e-16) == "less than 10⁻¹⁵"``): no exponent form and no false digits on the page.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is negative or not finite.
+    """
+    x = plain(x)
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not np.isfinite(x) or x < 0:
+        raise ValueError(f"format_below needs a finite number >= 0, got {x!r}")
+    if x == 0:
+        return "0 exactly"
+    return "less than " + power_of_ten(int(np.floor(np.log10(x))) + 1)
 
 
 def format_value(v: Any, digits: int = 4, *, max_items: int = 4) -> str:
@@ -167,6 +211,33 @@ def format_value(v: Any, digits: int = 4, *, max_items: int = 4) -> str:
     return str(v)
 
 
+_TOKEN = re.compile(r"\S+")
+
+
+def html_unbroken(text: Any) -> str:
+    """``text`` as escaped HTML in which no word or number can break across lines inside itself.
+
+    Browsers break lines after a hyphen, a dash or a slash, so a narrow table cell shows "ε-" / "LDP" or
+    "0.4–" / "0.6".  Every run of non-space characters that holds anything but letters and digits is wrapped
+    in ``<span class="ldp-tok">`` (``white-space: nowrap`` in the claims tables' style), so lines break only
+    at spaces; the text itself (what a reader copies or searches) is unchanged.
+    """
+    import html
+
+    out, last = [], 0
+    text = str(text)
+    for m in _TOKEN.finditer(text):
+        out.append(html.escape(text[last : m.start()]))
+        token = m.group(0)
+        if len(token) > 1 and not token.isalnum():
+            out.append(f'<span class="ldp-tok">{html.escape(token)}</span>')
+        else:
+            out.append(html.escape(token))
+        last = m.end()
+    out.append(html.escape(text[last:]))
+    return "".join(out)
+
+
 class HTML:
     """A piece of HTML that notebooks and the book display as such (``_repr_html_``)."""
 
@@ -186,7 +257,14 @@ def _default_index(index: Any) -> bool:
     return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1 and index.name is None
 
 
-def show_table(df: Any, *, digits: int = 3, index: bool | None = None, caption: str | None = None) -> Any:
+def show_table(
+    df: Any,
+    *,
+    digits: int = 3,
+    index: bool | None = None,
+    caption: str | None = None,
+    roundoff: float | None = None,
+) -> Any:
     """A DataFrame (or Series) styled for the book: the house format for every table of numbers.
 
     Parameters
@@ -198,6 +276,10 @@ def show_table(df: Any, *, digits: int = 3, index: bool | None = None, caption: 
         Show the index?  Default: only when it means something (not a plain ``0 .. n-1`` range).
     caption : str, optional
         A caption above the table (the book numbers tables through ``mystnb`` metadata instead).
+    roundoff : float, optional
+        Numbers smaller in magnitude than this (floating-point residues such as ``2.2e-16``) are shown as
+        their bound, ``< 10⁻¹⁵`` (``> −10⁻¹⁵`` below zero; see :func:`format_below`), not as digits that
+        mean nothing.
 
     Returns
     -------
@@ -211,11 +293,27 @@ def show_table(df: Any, *, digits: int = 3, index: bool | None = None, caption: 
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame or Series, got {type(df).__name__}")
     format_number(0.0, digits)  # validates digits
+    if roundoff is not None and not (isinstance(roundoff, (int, float)) and 0 < roundoff < 1):
+        raise ValueError(f"roundoff must be a number in (0, 1), got {roundoff!r}")
+
+    def cell(v: Any) -> str:
+        v = plain(v)
+        if roundoff is not None and isinstance(v, (int, float)) and v != 0 and abs(v) < roundoff:
+            bound = format_below(abs(v)).replace("less than ", "")
+            return f"< {bound}" if v > 0 else f"> −{bound}"
+        return format_number(v, digits)
+
     numeric = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
-    styler = df.style.format(lambda v: format_number(v, digits), subset=numeric, na_rep="—")
-    styler = styler.format_index(
-        lambda v: format_number(v, digits) if isinstance(v, (int, float, np.number)) else str(v)
-    )
+    styler = df.style.format(cell, subset=numeric, na_rep="—")
+    # text and mixed columns (a number here, a tuple of numpy integers there, a missing value) through the same
+    # formatter: no "nan", "None" or "np.int64(1)" in a cell
+    mixed = [c for c in df.columns if c not in numeric and not pd.api.types.is_bool_dtype(df[c])]
+    if mixed:
+        styler = styler.format(lambda v: format_value(v, digits, max_items=8), subset=mixed, na_rep="—")
+    for axis in (0, 1):  # row labels and column headers alike ("0.5", never pandas' "0.500000")
+        styler = styler.format_index(
+            lambda v: format_number(v, digits) if isinstance(v, (int, float, np.number)) else str(v), axis=axis
+        )
     if numeric:
         styler = styler.set_properties(subset=numeric, **{"text-align": "right", "white-space": "nowrap"})
         styler = styler.set_table_styles(
@@ -257,4 +355,3 @@ def plural(n: Any, noun: str, plural_form: str | None = None) -> str:
     return f"{n:,} {noun if n == 1 else (plural_form or noun + 's')}"
 
 
-__all__.append("plural")  # appended here, not in the list above, so that concurrent edits of the list merge cleanly

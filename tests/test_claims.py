@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from html import unescape
 
 import numpy as np
 import pandas as pd
@@ -378,6 +379,17 @@ def test_importing_ldp_claims_does_not_import_myst_nb():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_json_keeps_mappings_and_non_finite_values(tmp_path):
+    """A reading per variant ({name: array}) and a NaN come back as values, not as "{'a': array([...])}" or "nan"."""
+    t = ClaimsTable("rt")
+    add(t, "m", float("nan"), {"a": np.array([1.0, 1.5]), "b": np.float64(2.0)}, lambda p, o: True)
+    back = ClaimsTable.read_json(t.write_json(tmp_path / "m.json"))
+    row = back.frame().iloc[0]
+    assert row["ours"] == {"a": [1.0, 1.5], "b": 2.0} and np.isnan(row["paper"])
+    html = back.show()._repr_html_()
+    assert "array(" not in html and "nan" not in html and "a: 1, 1.500; b: 2" in unescape(re.sub(r"<[^>]+>", "", html))
+
+
 def test_json_round_trip(tmp_path):
     t = ClaimsTable("rt")
     add(t, "q", 0.5, 0.52, agrees_within(0.02, 0.004, trials=10), basis=MODEL, source=read_off("Fig. 6a", 0.02))
@@ -428,11 +440,14 @@ def test_show_is_compact_and_formats_values_once():
     add(t, "none", None, None, not_reproducible("offline"))
     html = t.show()._repr_html_()
     assert 'class="ldp-claims"' in html and len(re.findall(r"<th[ >]", html)) == 5  # #, claim, paper, ours, verdict
-    assert "a &lt;b&gt; claim" in html and "because of &lt;noise&gt; &amp; 0.5 more" in html
+    cells = [unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", html)]
+    assert "a <b> claim" in " ".join(cells) and "because of &lt;noise&gt; &amp; 0.5 more" in html
+    assert "a &lt;b&gt; claim" not in html  # every token is escaped, "<b>" inside a no-break span
     assert "<details>" in html and 'id="claim-x-1"' in html and 'id="claim-x-4"' in html
     assert "ldp-verdict-reproduced" in html and "ldp-verdict-differs" in html and "ldp-verdict-not-reproducible" in html
     assert "np.int64" not in html and "None" not in html and "nan" not in html
-    assert ">1<" in html and "0 to 9 (10 values)" in html and ">1, 2<" in html
+    assert "1" in cells and "0 to 9 (10 values)" in cells and "1, 2" in cells
+    assert '<span class="ldp-tok">(10</span>' in html  # lines break at spaces only, never inside "(10"
 
 
 def test_glue_values(monkeypatch):

@@ -69,7 +69,8 @@ def _badge(verdict: str) -> str:
 
 def _bar(counts: dict[str, dict[str, int]], titles: dict[str, str]) -> str:
     """A horizontal stacked bar per chapter (SVG), with a legend."""
-    width, label_w, row_h, bar_h = 760, 300, 26, 18
+    label_w = min(420, 12 + 7 * max((len(t) for t in titles.values()), default=10))  # 12-px labels, never cut
+    width, row_h, bar_h = label_w + 460, 26, 18
     total_max = max((sum(c.values()) for c in counts.values()), default=1) or 1
     scale = (width - label_w - 40) / total_max
     parts = []
@@ -109,7 +110,7 @@ def _bar(counts: dict[str, dict[str, int]], titles: dict[str, str]) -> str:
 
 def _board_html(app, docname: str) -> str:
     from ldp.claims import CLAIMS_CSS, ClaimsTable
-    from ldp.pages import format_value
+    from ldp.pages import format_value, html_unbroken
 
     folder = Path(os.environ["LDP_CLAIMS_DIR"])
     chapters = _chapters(Path(app.srcdir), app.env.found_docs)
@@ -131,15 +132,15 @@ def _board_html(app, docname: str) -> str:
         for i, r in enumerate(table.frame().to_dict("records"), start=1):
             link = f"{up}{doc}.html#claim-{chapter}-{i}"
             rows.append(
-                f'<tr><td>{html.escape(titles[chapter])}</td><td><a href="{link}">{html.escape(r["claim"])}</a></td>'
-                f'<td class="ldp-num">{html.escape(format_value(r["paper"]))}</td>'
-                f'<td class="ldp-num">{html.escape(format_value(r["ours"]))}</td>'
+                f'<tr><td>{html.escape(titles[chapter])}</td><td><a href="{link}">{html_unbroken(r["claim"])}</a></td>'
+                f'<td class="ldp-num">{html_unbroken(format_value(r["paper"], max_items=3))}</td>'
+                f'<td class="ldp-num">{html_unbroken(format_value(r["ours"], max_items=3))}</td>'
                 f"<td>{_badge(r['verdict'])}</td><td>{html.escape(str(r['basis']))}</td></tr>"
             )
     table_html = (
         '<div class="ldp-claims-wrap"><table id="ldp-all-claims" class="ldp-claims ldp-board display">'
-        '<colgroup><col style="width:14%"><col><col style="width:12%"><col style="width:12%">'
-        '<col style="width:10.5em"><col style="width:9%"></colgroup>'
+        '<colgroup><col style="width:11%"><col><col style="width:13%"><col style="width:13%">'
+        '<col style="width:10em"><col style="width:11%"></colgroup>'
         '<thead><tr><th>chapter</th><th>claim</th><th class="ldp-num">paper</th><th class="ldp-num">ours</th>'
         "<th>verdict</th><th>basis</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div>"
@@ -154,7 +155,7 @@ document.addEventListener("DOMContentLoaded", function () {{
   new window.LdpDataTables.ITable(table, {{
     layout: {{top1: "searchPanes"}},
     searchPanes: {{columns: [0, 4, 5], cascadePanes: true, initCollapsed: false, threshold: 1}},
-    pageLength: 20, lengthMenu: [10, 20, 50, 100, 500], autoWidth: false, order: []
+    pageLength: 10, lengthMenu: [10, 25, 50, 100, 500], autoWidth: false, order: []
   }});
   document.body.classList.add("ldp-board-ready");
 }});
