@@ -353,5 +353,3 @@ def plural(n: Any, noun: str, plural_form: str | None = None) -> str:
         raise ValueError(f"noun must be a non-empty string, got {noun!r}")
     n = int(n)
     return f"{n:,} {noun if n == 1 else (plural_form or noun + 's')}"
-
-
