@@ -204,9 +204,10 @@ def nb_log_scores(log_prior: np.ndarray, log_cond: Sequence[np.ndarray | None], 
     for c, table in enumerate(log_cond):
         if table is None:
             continue
-        col = codes[:, c]
-        known = col >= 0
-        scores[known] += table[:, col[known]].T
+        # one gather from the table transposed with a row of zeros appended: code -1 picks the zeros,
+        # and adding 0.0 leaves a score unchanged
+        padded = np.concatenate([table.T, np.zeros((1, table.shape[0]))])
+        scores += padded[codes[:, c]]
     return scores
 
 

@@ -201,45 +201,59 @@ def _mixture_counts(counts: np.ndarray, omega: int, mix: float, gen: np.random.G
     users with no pending own value (first-component users, and second-component users past their
     value) who need ``r`` more.  At item ``j`` with ``R = d - j`` items left, a user of the first
     kind takes ``j`` with probability ``r / (R - 1)``, one of the second kind with ``r / R``.
+
+    Only the windows ``[lo, hi)`` of the two histograms that hold users are drawn: the needs
+    spread over O(sqrt(omega)) values, so a step costs far less than O(omega) in practice.  Both
+    kinds take item ``j`` in one binomial call over ``need[lo_a:hi_f]``: cells between the windows
+    are empty, and numpy draws nothing for a binomial with ``n = 0`` (nor for ``p = 0``, the users
+    who need nothing), so the stream is that of one call per kind.
     """
     d = counts.size
     uniform = gen.binomial(counts, mix)  # first component: uniform omega-subsets of all d values
     own = counts - uniform  # second component: own value + (omega-1) others
     support = own.copy()
+    own_list = own.tolist()
     need = np.zeros(2 * omega + 1, dtype=np.int64)
     need[omega - 1] = own.sum()
     need[2 * omega] = uniform.sum()
     r = np.concatenate([np.arange(omega), np.arange(omega + 1)]).astype(float)
-    # Only the windows [lo, hi) of the two histograms that can hold users are drawn: the needs
-    # spread over O(sqrt(omega)) values, so a step costs far less than O(omega) in practice.
-    win = [[omega - 1, omega], [2 * omega, 2 * omega + 1]]  # ahead users, free users
+    # items each cell's users can still choose from, minus (d - j - 1): 0 ahead of the own value, 1 past it
+    extra = np.concatenate([np.zeros(omega), np.ones(omega + 1)])
+    lo_a, hi_a, lo_f, hi_f = omega - 1, omega, 2 * omega, 2 * omega + 1  # ahead users, free users
     for j in range(d):
         left = d - j
-        (lo_a, hi_a), (lo_f, hi_f) = win
-        mine = None
-        if own[j]:
-            mine = gen.multivariate_hypergeometric(need[lo_a:hi_a], int(own[j]))
-            need[lo_a:hi_a] -= mine
-        for k, (lo, hi), items in ((0, win[0], left - 1), (1, win[1], left)):
-            if items == 0 or hi <= lo:  # nobody is ahead at the last item
-                continue
+        mine, m_lo, m_hi = None, lo_a, hi_a
+        if own_list[j]:
+            mine = gen.multivariate_hypergeometric(need[m_lo:m_hi], own_list[j])
+            need[m_lo:m_hi] -= mine
+        # at the last item nobody is ahead any more (the holders of it were just removed)
+        lo = lo_a if (left > 1 and hi_a > lo_a) else lo_f
+        hi = hi_f if hi_f > lo_f else hi_a
+        if hi > lo:
+            items = extra[lo:hi] + (left - 1)
             took = gen.binomial(need[lo:hi], np.minimum(r[lo:hi] / items, 1.0))  # needs > items have count 0
             support[j] += took.sum()
             need[lo:hi] -= took
-            base = omega * k
-            if lo > base:  # need r -> r - 1
+            if lo > 0:  # need r -> r - 1 (cells 0 and omega, needing nothing, never take)
                 need[lo - 1 : hi - 1] += took
-                win[k][0] = lo - 1
-            else:  # r = 0 never takes
+            else:
                 need[lo : hi - 1] += took[1:]
+            lo_a, lo_f = max(lo_a - 1, 0), max(lo_f - 1, omega)
         if mine is not None:  # holders of j: no pending own value from now on
-            need[omega + lo_a : omega + hi_a] += mine
-            win[1] = [min(win[1][0], omega + lo_a), max(win[1][1], omega + hi_a)]
-        for k in (0, 1):  # trim empty ends
-            lo, hi = win[k]
-            nz = np.flatnonzero(need[lo:hi])
-            win[k] = [lo + int(nz[0]), lo + int(nz[-1]) + 1] if nz.size else [lo, lo]
+            need[omega + m_lo : omega + m_hi] += mine
+            lo_f, hi_f = min(lo_f, omega + m_lo), max(hi_f, omega + m_hi)  # trimmed below
+        lo_a, hi_a = _trim(need, lo_a, hi_a)
+        lo_f, hi_f = _trim(need, lo_f, hi_f)
     return support
+
+
+def _trim(need: np.ndarray, lo: int, hi: int) -> tuple[int, int]:
+    """``[lo, hi)`` shrunk to its first and last non-empty cells (``lo == hi`` when all are empty)."""
+    while lo < hi and not need[lo]:
+        lo += 1
+    while hi > lo and not need[hi - 1]:
+        hi -= 1
+    return lo, hi
 
 
 class SubsetSelection(ClosedFormProbabilities, FrequencyOracle):

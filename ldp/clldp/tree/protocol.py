@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,6 @@ import numpy as np
 from ..._checks import as_generator, check_epsilon, check_int
 from ..accounting import BUDGET_RULES, LeakageLedger
 from ..basic import BasicSolution
-from ..encoding import combination_codes
 from ..kchoice import resolve_k
 from ..khr import KHR, approx_n_variance
 from ..omega import conditional_from_joint, omega_curve
@@ -229,6 +229,22 @@ class CLLDPTreeResult:
     masks: np.ndarray | None = None  # the same as bitmasks, shape (rounds, n)
 
 
+@lru_cache(maxsize=4096)
+def _group_mechanism(basic: bool, e: float, w: float, kk: int, m_s: int, m_label: int) -> tuple:
+    """A report group's mechanism, the sampler its reports are drawn with and ``n Var`` of its estimate.
+
+    Groups of one run (and of the runs of one process) share few distinct parameter sets, so each
+    is built once: the objects hold no random state (the protocol's generator is passed to them).
+    """
+    if basic:
+        mech = BasicSolution(e, m_s, m_label)
+        sampler = mech
+    else:
+        mech = KHR(e, w, min(kk, m_s * m_label - 1), m_s, m_label)
+        sampler = mech.as_subset_selection()  # KHR.perturb_and_count draws with this very object
+    return mech, sampler, approx_n_variance(mech.p, mech.q)
+
+
 @dataclass
 class _Reports:
     """Registers report groups into the pool and charges the ledger (the user side of one run)."""
@@ -247,30 +263,29 @@ class _Reports:
     def register(self, rows: np.ndarray, attrs: tuple, kk: int, w: float, e: float) -> None:
         """One group's reports (drawn lazily, when a query first needs the combination)."""
         X, y, sizes, m_label, gen = self.X, self.y, self.sizes, self.m_label, self.gen
-        m_s = int(np.prod([sizes[a] for a in attrs]))
-        if self.basic:
-            mech = BasicSolution(e, m_s, m_label)
-        else:
-            mech = KHR(e, w, min(kk, m_s * m_label - 1), m_s, m_label)
+        attr_sizes = tuple(sizes[a] for a in attrs)
+        m_s = int(np.prod(attr_sizes))
+        mech, sampler, n_var = _group_mechanism(self.basic, e, w, kk, m_s, m_label)
         n_rows = rows.size
         basic = self.basic
 
         def build():
-            sv = combination_codes([X[rows, a] for a in attrs], [sizes[a] for a in attrs])
-            x = mech.encode(sv, y[rows])
+            # the users' codes were checked when the tree was fitted: x = label * m_s + (flat index of the
+            # combination's values), as mech.encode(combination_codes(...), y) gives, without re-checking
+            x = y[rows] * m_s + np.ravel_multi_index(tuple(X[rows, a] for a in attrs), attr_sizes)
             if basic:
                 counts = mech.simulate_counts(np.bincount(x, minlength=mech.m), gen)
                 return mech.estimate_counts(counts, n_rows)
             # per-user reports counted chunk by chunk (the same draws as perturb); the pool holds this
             # combination densely (m cells) anyway, and the non-zero cells in ascending order are
             # what np.unique of the reports would give
-            dense = mech.perturb_and_count(x, gen)
+            dense = sampler.perturb_and_count(x, gen)
             idx = np.flatnonzero(dense)
             cnt = dense[idx]
             scale = 1.0 / (n_rows * (mech.p - mech.q))
             return idx, cnt * scale, -mech.q / (mech.p - mech.q)
 
-        self.pool.add_group(attrs, n_rows / approx_n_variance(mech.p, mech.q), build)
+        self.pool.add_group(attrs, n_rows / n_var, build)
 
     def round(self, r: int, rows: np.ndarray, masks: np.ndarray, w: np.ndarray) -> tuple[int, np.ndarray]:
         """Budgets by Eq. (15), then one report group per (combination, k, ω, ε_r); returns (#groups, reporters)."""
