@@ -102,9 +102,11 @@ class _GluedNames(list):
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def power_of_ten(k: int) -> str:
-    """``10`` with ``k`` as a Unicode superscript: ``power_of_ten(-16) == "10⁻¹⁶"``."""
-    return "10" + str(int(k)).translate(_SUPERSCRIPT)
+def power_of_ten(exponent: int) -> str:
+    """``10`` with an integer ``exponent`` as a Unicode superscript: ``power_of_ten(-16) == "10⁻¹⁶"``."""
+    if isinstance(exponent, bool) or not isinstance(exponent, (int, np.integer)):
+        raise TypeError(f"exponent must be an integer, got {exponent!r}")
+    return "10" + str(int(exponent)).translate(_SUPERSCRIPT)
 
 
 def format_number(x: Any, digits: int = 3, *, trim: bool = False) -> str:
@@ -257,6 +259,23 @@ def _default_index(index: Any) -> bool:
     return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1 and index.name is None
 
 
+def _table_cell(v: Any, digits: int, roundoff: float | None) -> str:
+    """One number of a table: its bound where it is a floating-point residue below ``roundoff``, else formatted."""
+    v = plain(v)
+    if roundoff is not None and isinstance(v, (int, float)) and v != 0 and abs(v) < roundoff:
+        bound = format_below(abs(v)).replace("less than ", "")
+        return f"< {bound}" if v > 0 else f"> −{bound}"
+    return format_number(v, digits)
+
+
+def _right_aligned(styler: Any, columns: list, numeric: list) -> Any:
+    """Numbers right-aligned and unbroken, their headers right-aligned with them."""
+    styler = styler.set_properties(subset=numeric, **{"text-align": "right", "white-space": "nowrap"})
+    return styler.set_table_styles(
+        [{"selector": f"th.col{columns.index(c)}", "props": "text-align: right;"} for c in numeric], overwrite=False
+    )
+
+
 def show_table(
     df: Any,
     *,
@@ -295,16 +314,8 @@ def show_table(
     format_number(0.0, digits)  # validates digits
     if roundoff is not None and not (isinstance(roundoff, (int, float)) and 0 < roundoff < 1):
         raise ValueError(f"roundoff must be a number in (0, 1), got {roundoff!r}")
-
-    def cell(v: Any) -> str:
-        v = plain(v)
-        if roundoff is not None and isinstance(v, (int, float)) and v != 0 and abs(v) < roundoff:
-            bound = format_below(abs(v)).replace("less than ", "")
-            return f"< {bound}" if v > 0 else f"> −{bound}"
-        return format_number(v, digits)
-
     numeric = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
-    styler = df.style.format(cell, subset=numeric, na_rep="—")
+    styler = df.style.format(lambda v: _table_cell(v, digits, roundoff), subset=numeric, na_rep="—")
     # text and mixed columns (a number here, a tuple of numpy integers there, a missing value) through the same
     # formatter: no "nan", "None" or "np.int64(1)" in a cell
     mixed = [c for c in df.columns if c not in numeric and not pd.api.types.is_bool_dtype(df[c])]
@@ -315,11 +326,7 @@ def show_table(
             lambda v: format_number(v, digits) if isinstance(v, (int, float, np.number)) else str(v), axis=axis
         )
     if numeric:
-        styler = styler.set_properties(subset=numeric, **{"text-align": "right", "white-space": "nowrap"})
-        styler = styler.set_table_styles(
-            [{"selector": f"th.col{list(df.columns).index(c)}", "props": "text-align: right;"} for c in numeric],
-            overwrite=False,
-        )
+        styler = _right_aligned(styler, list(df.columns), numeric)
     if index is None:
         index = not _default_index(df.index)
     if not index:

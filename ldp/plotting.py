@@ -657,11 +657,16 @@ def finish_figure(
         _fit_ranges(fig, fit, margin)
     if legend is not None:
         _place_legends(fig, legend)
+    _settle_text(fig, column_px)
+    return fig
+
+
+def _settle_text(fig: Any, column_px: float) -> None:
+    """Last pass over the laid-out figure's text: fonts raised again, long labels wrapped, crowded ticks thinned."""
     _raise_small_fonts(fig, column_px)
     fig.draw_without_rendering()
     _wrap_long_labels(fig)
     _thin_crowded_ticks(fig)
-    return fig
 
 
 def _constrained_page_width(fig: Any) -> None:
