@@ -143,8 +143,9 @@ def test_internal_links_resolve(built_book):
                 broken.append(f"{page.relative_to(built_book)} -> {href}")
                 continue
             if url.fragment and target.suffix == ".html":
-                ids = cache.setdefault(target, _parse(target).ids)
-                if unquote(url.fragment) not in ids:
+                if target not in cache:  # parse each target once (setdefault would parse on every link)
+                    cache[target] = _parse(target).ids
+                if unquote(url.fragment) not in cache[target]:
                     broken.append(f"{page.relative_to(built_book)} -> {href} (no such anchor)")
     assert not broken, "broken internal links:\n" + "\n".join(broken)
 
