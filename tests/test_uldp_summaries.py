@@ -10,10 +10,11 @@ import pandas as pd
 import pytest
 
 from ldp.data import is_available
+from ldp.plotting import finish_figure
 from ldp.uldp import paper
 from ldp.uldp import summaries as su
 from ldp.uldp.datasets import leading_rows_table, load_table
-from ldp.uldp.figures import ORDER, error_grid, shared_legend
+from ldp.uldp.figures import ORDER, error_grid
 from ldp.uldp.trials import PAPER_EPSILONS, analytic_curves, analytic_ed
 
 matplotlib.use("Agg")
@@ -69,14 +70,14 @@ def test_the_papers_own_truncation_lowers_the_error_as_n_grows():
     assert np.all(np.diff(vals) < 0)
 
 
-def test_error_grid_draws_four_panels_and_a_shared_legend():
+def test_error_grid_draws_four_panels_and_finish_figure_gives_one_legend():
     keys = ["fig3a", "fig3b", "fig3c", "fig3d"]
     theory = {k: analytic_curves(load_table(k), [1.5, 3.0]) for k in keys}
     sim = pd.concat([th.assign(setting=k, ed_mean=th["expected"], ed_se=0.0) for k, th in theory.items()])
     fig, axes = error_grid(sim, theory, keys, title="t")
     assert axes.shape == (2, 2)
-    legend = shared_legend(fig, axes[0, 0])
-    assert len(legend.get_texts()) >= 4
+    finish_figure(fig)
+    assert len(fig.legends) == 1 and len(fig.legends[0].get_texts()) >= 4
     with pytest.raises(ValueError, match="exactly 4"):
         error_grid(sim, theory, keys[:3])
     with pytest.raises(ValueError, match="theory lacks"):

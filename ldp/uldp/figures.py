@@ -4,7 +4,7 @@ The notebooks stay short: each accuracy panel of Figs. 3-6 is one call to
 :func:`error_panel`, which draws the simulated means (markers with two-standard-
 error bars), the exact expectation ``sqrt(E[ED²])`` as a line over a fine ε
 grid, and shades the region where JuRR does not exist; :func:`error_grid` lays
-four settings out as a 2×2 grid and :func:`shared_legend` puts one legend below it.
+four settings out as a 2×2 grid, and :func:`ldp.plotting.finish_figure` gives it one legend below.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..plotting import new_figure, style_for
 from .datasets import SETTINGS, load_table
 from .jurr import jurr_min_epsilon
 
-__all__ = ["error_panel", "error_grid", "shared_legend", "ORDER"]
+__all__ = ["error_panel", "error_grid", "ORDER"]
 
 #: drawing order (and legend order) of the mechanisms
 ORDER = ("JuRR", "CPRR", "TDRR", "JD_GRR")
@@ -101,7 +101,7 @@ def error_grid(
 
     ``sim`` has a ``setting`` column and the columns :func:`error_panel` needs;
     ``theory`` maps each setting key to its exact curves.  Add one legend for the
-    whole grid with :func:`shared_legend` once everything is drawn.
+    whole grid with :func:`ldp.plotting.finish_figure` once everything is drawn.
     """
     keys = list(keys)
     if len(keys) != 4:
@@ -124,11 +124,3 @@ def error_grid(
     if title:
         fig.suptitle(title, fontsize=10)
     return fig, axes
-
-
-def shared_legend(fig: Any, ax: Any) -> Any:
-    """One legend below the figure with the entries of ``ax`` (needs a constrained layout)."""
-    handles, labels = ax.get_legend_handles_labels()
-    if not handles:
-        raise ValueError("the axes have no labelled artists")
-    return fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 4))
