@@ -113,6 +113,7 @@ __all__ = [
     "equivalent",
     "ordered",
     "trials_needed",
+    "paper_mean_se",
     "within_rel",
     "within_abs",
     "same_sign",
@@ -307,6 +308,23 @@ def trials_needed(se: Any, trials: int, target: float, *, points: int = 1) -> in
     while _quantile(n, m) * sd / math.sqrt(n) > t:
         n = max(n + 1, math.ceil(n * 1.02))
     return n
+
+
+def paper_mean_se(our_se: Any, our_trials: int, paper_trials: int) -> np.ndarray:
+    """The standard error of the paper's own Monte Carlo value, estimated from our replicates.
+
+    When the paper's number is a mean over ``paper_trials`` runs of an experiment we
+    repeat ``our_trials`` times, one run's standard deviation is ``our_se * sqrt(our_trials)``
+    and the paper's mean has standard error ``our_se * sqrt(our_trials / paper_trials)``
+    (``paper_trials = 1`` for a single run).  Pass it as the band's standard error
+    when our value is exact, or ``numpy.hypot(our_se, paper_mean_se(...))`` when ours
+    is a mean too: the difference of two independent means.
+    """
+    if our_trials is None or paper_trials is None:
+        raise ValueError("paper_mean_se needs both trial counts: ours and the paper's")
+    n_ours = _count(our_trials, "our_trials", 2)
+    n_paper = _count(paper_trials, "paper_trials", 1)
+    return np.asarray(_nonneg(our_se, "our_se", array=True), dtype=float) * math.sqrt(n_ours / n_paper)
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from ldp.claims import (
     not_reproducible,
     ordered,
     ordering_holds,
+    paper_mean_se,
     printed,
     read_off,
     readings,
@@ -191,6 +192,22 @@ def test_bounds_with_intervals():
     assert at_most(1.0, our_se=0.01, trials=20).judge(None, 1.1).outcome == FAILS
     assert at_least(0.7, our_se=0.01, trials=20).judge(None, 0.8).outcome == HOLDS
     assert at_least(0.7, our_se=0.01, trials=20).judge(None, 0.6).outcome == FAILS
+
+
+def test_paper_mean_se_scales_one_runs_sd_to_the_papers_trial_count():
+    # 16 of our trials with s.e. 0.01: one run has s.d. 0.04; a 20-trial mean has s.e. 0.04 / sqrt(20)
+    assert paper_mean_se(0.01, 16, 20) == pytest.approx(0.04 / np.sqrt(20))
+    assert np.allclose(paper_mean_se([0.01, 0.02], 4, 1), [0.02, 0.04])  # a single published run
+    # our exact value is 0.025 from the paper's 20-trial mean, beyond the ±0.02 reading alone; one run's s.d. is
+    # 0.012, so the paper's mean has s.e. 0.0027: its own luck covers the gap and the claim is not failed on it
+    exact, printed_mean, sd_one_run = 0.200, 0.175, 0.012
+    alone = agrees_within(0.02).judge(printed_mean, exact)
+    se_paper = paper_mean_se(sd_one_run / np.sqrt(20), 20, 20)
+    with_paper_noise = agrees_within(0.02, se_paper, trials=20).judge(printed_mean, exact)
+    assert alone.outcome == FAILS and with_paper_noise.outcome == HOLDS
+    for bad in ((0.01, None, 20), (0.01, 1, 20), (0.01, 16, 0), (-0.01, 16, 20)):
+        with pytest.raises(ValueError):
+            paper_mean_se(*bad)
 
 
 def test_trials_needed():

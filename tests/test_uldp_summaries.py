@@ -46,6 +46,20 @@ def test_smallest_drop_and_gap_on_a_toy_grid():
         su.smallest_gap(grid, "C", "A")
 
 
+def test_smallest_mean_gap_is_an_overall_ordering_per_setting():
+    idx = pd.MultiIndex.from_product([["s", "t"], [1.0, 2.0, 3.0]], names=["setting", "epsilon"])
+    # on s, A is above B at ε = 3 but below it on the mean over the budgets where both exist
+    grid = pd.DataFrame({"A": [np.nan, 1.0, 2.2, 1.0, 1.0, 1.0], "B": [9.0, 2.0, 2.0, 1.5, 1.2, 1.3]}, index=idx)
+    assert su.smallest_gap(grid, "B", "A")[0] == pytest.approx(-0.2)
+    gap, where = su.smallest_mean_gap(grid, "B", "A")
+    assert gap == pytest.approx(min((2.0 + 2.0) / 2 - (1.0 + 2.2) / 2, (1.5 + 1.2 + 1.3) / 3 - 1.0))
+    assert gap == pytest.approx(0.3333333333333333) and where.startswith("t, mean over its 3 budgets")
+    with pytest.raises(ValueError, match="never both"):
+        su.smallest_mean_gap(grid.assign(A=np.nan), "B", "A")
+    with pytest.raises(ValueError, match="column"):
+        su.smallest_mean_gap(grid, "C", "A")
+
+
 def test_tdrr_floor_is_its_error_at_infinite_budget():
     t = load_table("fig3a")
     floor = su.tdrr_floor(t)
