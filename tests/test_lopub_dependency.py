@@ -139,7 +139,10 @@ def test_identification_rates_sum_to_one():
     g2 = np.triu((rng.random((10, 10)) < 0.4).astype(int), 1)
     r = identification_rates(g1 + g1.T, g2 + g2.T)
     assert r["accuracy"] + r["added"] + r["lost"] == pytest.approx(1.0)
-    assert identification_rates(g1 + g1.T, g1 + g1.T) == {"accuracy": 1.0, "added": 0.0, "lost": 0.0}
+    same = identification_rates(g1 + g1.T, g1 + g1.T)
+    assert same == {"accuracy": 1.0, "added": 0.0, "lost": 0.0, "dependent": pytest.approx(g1.sum() / 45)}
+    empty = identification_rates(np.zeros((10, 10), dtype=int), g2 + g2.T)
+    assert empty["accuracy"] == pytest.approx(1 - r["dependent"]) and r["dependent"] == pytest.approx(g2.sum() / 45)
 
 
 def test_pairwise_mi_uses_the_given_estimator():

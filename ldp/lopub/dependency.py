@@ -151,7 +151,11 @@ def edge_count(g: Any, *, diagonal: bool = False) -> int:
 
 
 def identification_rates(estimated: Any, reference: Any) -> dict[str, float]:
-    """Accuracy, added (false positive) and lost (false negative) rates over the ``C(d, 2)`` pairs."""
+    """Accuracy, added (false positive) and lost (false negative) rates over the ``C(d, 2)`` pairs.
+
+    Also ``dependent``: the share of pairs dependent in ``reference``, so ``1 - dependent``
+    is the accuracy an empty graph would score (the baseline an accuracy is read against).
+    """
     e = np.asarray(estimated) != 0
     r = np.asarray(reference) != 0
     if e.shape != r.shape or e.ndim != 2 or e.shape[0] != e.shape[1]:
@@ -165,4 +169,5 @@ def identification_rates(estimated: Any, reference: Any) -> dict[str, float]:
         "accuracy": float(np.mean(e == r)),
         "added": float(np.sum(e & ~r) / total),
         "lost": float(np.sum(~e & r) / total),
+        "dependent": float(np.mean(r)),
     }
