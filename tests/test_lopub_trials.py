@@ -21,6 +21,8 @@ from ldp.lopub.trials import (
     per_report_em_seconds,
     product_of_marginals,
     random_combinations,
+    RELEASE_READINGS,
+    release_reading_trial,
     release_trial,
     sample_rows,
 )
@@ -160,6 +162,17 @@ def test_release_rows_do_not_depend_on_the_nonprivate_row():
     assert {k: alone[0][k] for k in ("n_train", "n_test", "svm")} == {
         k: full[0][k] for k in ("n_train", "n_test", "svm")
     }
+
+
+def test_a_release_reading_is_release_trial_with_its_settings_changed():
+    args = dict(rate=1.0, phi=0.3, m=16, rf_targets=[0, 1], n_estimators=5, nonprivate=False, methods=["Lasso_JD"])
+    for reading, change in RELEASE_READINGS.items():
+        got = release_reading_trial(_table(400), 0.5, 0, reading, 3, **args)
+        assert _without_timings(got) == _without_timings(release_trial(_table(400), 0.5, 0, 3, **{**args, **change}))
+    test_share = release_reading_trial(_table(400), 0.5, 0, "30 % test records", 3, **args)[0]
+    assert test_share["n_test"] == 120 and test_share["n_train"] == 280
+    with pytest.raises(ValueError, match="reading must be one of"):
+        release_reading_trial(_table(400), 0.5, 0, "200 trees", 3, **args)
 
 
 @pytest.mark.parametrize("distinct", [40, 5000, None])

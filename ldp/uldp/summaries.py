@@ -79,7 +79,7 @@ def smallest_gap(grid: pd.DataFrame, worse: str, better: str) -> tuple[float, st
     if gaps.empty:
         raise ValueError(f"{worse} and {better} are never both defined")
     key = gaps.idxmin()
-    label = f"{key[0]} at ε = {key[1]:g}" if isinstance(key, tuple) else str(key)
+    label = f"{key[0]} at ε = {key[1]:.4g}" if isinstance(key, tuple) else str(key)
     return float(gaps.min()), f"{label}: {worse} {grid.loc[key, worse]:.4f}, {better} {grid.loc[key, better]:.4f}"
 
 
