@@ -15,13 +15,13 @@ from ldp.lopub.evaluation import forest_predict, one_hot
 from ldp.lopub.figures import method_style, plot_by_method
 from ldp.lopub.joint import estimate_joint, estimate_joints
 from ldp.lopub.trials import (
+    RELEASE_READINGS,
     estimator_trial,
     nonprivate_trial,
     per_report_em_cost,
     per_report_em_seconds,
     product_of_marginals,
     random_combinations,
-    RELEASE_READINGS,
     release_reading_trial,
     release_trial,
     sample_rows,
