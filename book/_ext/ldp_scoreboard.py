@@ -61,6 +61,11 @@ def _chapters(srcdir: Path, docs) -> dict[str, str]:
     return out
 
 
+#: the board's chapter column: one short word per chapter (the full title is its tooltip and is in the bar above)
+SHORT = {"frequency-oracles": "Primer", "clldp": "CLLDP", "lopub": "LoPub", "multiclass": "Multi-class",
+         "cpl": "CPL", "uldp": "ULDP"}  # fmt: skip
+
+
 def _badge(verdict: str) -> str:
     from ldp.claims import verdict_badge
 
@@ -132,14 +137,15 @@ def _board_html(app, docname: str) -> str:
         for i, r in enumerate(table.frame().to_dict("records"), start=1):
             link = f"{up}{doc}.html#claim-{chapter}-{i}"
             rows.append(
-                f'<tr><td>{html.escape(titles[chapter])}</td><td><a href="{link}">{html_unbroken(r["claim"])}</a></td>'
+                f'<tr><td title="{html.escape(titles[chapter])}">{html.escape(SHORT.get(chapter, chapter))}</td>'
+                f'<td><a href="{link}">{html_unbroken(r["claim"])}</a></td>'
                 f'<td class="ldp-num">{html_unbroken(format_value(r["paper"], max_items=3))}</td>'
                 f'<td class="ldp-num">{html_unbroken(format_value(r["ours"], max_items=3))}</td>'
                 f"<td>{_badge(r['verdict'])}</td><td>{html.escape(str(r['basis']))}</td></tr>"
             )
     table_html = (
         '<div class="ldp-claims-wrap"><table id="ldp-all-claims" class="ldp-claims ldp-board display">'
-        '<colgroup><col style="width:11%"><col><col style="width:13%"><col style="width:13%">'
+        '<colgroup><col style="width:7.5em"><col><col style="width:13%"><col style="width:13%">'
         '<col style="width:10em"><col style="width:11%"></colgroup>'
         '<thead><tr><th>chapter</th><th>claim</th><th class="ldp-num">paper</th><th class="ldp-num">ours</th>'
         "<th>verdict</th><th>basis</th></tr></thead>"
