@@ -601,11 +601,12 @@ def ibu_row(key, per_iter, times, iters, peer, gap, rounds, peer_iters) -> dict:
     name, target = IBU_ENTRIES[key]
     mn, md = summary(per_iter[key], IBU_ITERATIONS) if key in per_iter else summary(times[key])
     runs = f"{iters[key]} iterations per run, × {IBU_ITERATIONS}/{iters[key]}" if iters.get(key) else "one call per run"
-    peer, channel = peer["multi-freq-ldpy"], "GRR channel"
+    label, channel = "multi-freq-ldpy", "GRR channel"
     if key == "ibu_batch random":
         steps = iters[key] // IBU_BATCH
         runs = f"{steps} iterations of {IBU_BATCH} rows per run, ÷ {IBU_BATCH} rows, × {IBU_ITERATIONS}/{steps}"
-        peer, channel = peer[PEER_SYMMETRIC], "same random symmetric channel, one count vector"
+        label, channel = PEER_SYMMETRIC, "same random symmetric channel, one count vector"
+    peer = peer[label]
     return {
         "group": "IBU",
         "task": f"IBU d={D}, {name}",
