@@ -471,7 +471,8 @@ def ibu(
     matrix-vector products, O(d·m) per iteration, or less where the channel has
     structure that gives the same products (found once from the matrix itself;
     see :func:`_channel_products`): O(d + m) for GRR-like channels (a constant
-    per column plus a few larger entries), O(K^1.5) for Hadamard response.
+    per column plus a few larger entries), O(K^1.5) for Hadamard response.  Many
+    count vectors through one channel (the trials of an experiment): :func:`ibu_batch`.
 
     Parameters
     ----------
