@@ -15,8 +15,9 @@ Three groups of measurements (d = 1000, eps = 1 throughout):
    ``simulate_counts`` + the unbiased estimate.  The peers have no count-level sampler.
 3. *IBU* (iterative Bayesian update) at d = 1000, per iteration, against multi-freq-ldpy's numba ``IBU``
    (a dense d x d matrix product every iteration): ``ldp.estimate.ibu`` on the GRR channel, on Hadamard
-   response's channel and on a channel with no structure, ``ibu_ue``'s EM on OUE support counts,
-   ``ibu_grr`` on GRR counts, and ``grr_mle`` (the fixed point in closed form) for reference.
+   response's channel and on a channel with no structure, ``ibu_batch`` on many count vectors through one
+   unstructured channel (per estimate), ``ibu_ue``'s EM on OUE support counts, ``ibu_grr`` on GRR counts, and
+   ``grr_mle`` (the fixed point in closed form) for reference.
 
 Every comparison is *interleaved*: the contenders of one row run in turn, round after round,
 so a change of machine load hits all of them; each process keeps the median over its rounds.
@@ -441,6 +442,12 @@ def count_rows(n: int, rounds: int) -> list[dict]:
 # ---------------------------------------------------------------------------- IBU
 #: reports in the IBU rows
 N_IBU = 200_000
+#: count vectors in the ibu_batch row (the per-estimate speed-up grows with it, levelling off near 64–128 where the
+#: products reach BLAS's matrix–matrix rate)
+IBU_BATCH = 64
+#: the peer's IBU multiplies by its matrix A = Pᵀ in both products, which is IBU only for a symmetric channel:
+#: the ibu_batch row uses a random symmetric one, so the check against the peer compares the same EM
+PEER_SYMMETRIC = "multi-freq-ldpy, random channel"
 #: the IBU rows: key -> (what it measures, target on the speed-up over the peer per iteration, or None)
 IBU_ENTRIES = {
     "ibu_grr": ("GRR counts: ldp.estimate.ibu_grr (structured O(d) update, once per distinct count)", 100.0),
@@ -448,17 +455,45 @@ IBU_ENTRIES = {
     "ibu HR": ("Hadamard response channel, d×K = 1000×1024: ldp.estimate.ibu (Walsh–Hadamard products)", 10.0),
     "ibu_ue": ("OUE support counts: ldp.estimate.ibu_ue(method='em') (composite-likelihood EM, O(d))", 10.0),
     "ibu random": ("a channel with no structure (random dense d×d): ldp.estimate.ibu, two BLAS products", None),
+    "ibu_batch random": (
+        f"a channel with no structure (random symmetric dense d×d), {IBU_BATCH} count vectors: ldp.estimate.ibu_batch "
+        "(two matrix–matrix products per step for all rows), per estimate, i.e. when many estimates share one "
+        "channel (the trials of an experiment); the peer has no batching and runs one vector at a time",
+        10.0,
+    ),
     "grr_mle": ("GRR counts: ldp.estimate.grr_mle, IBU's fixed point in closed form, no iterations", None),
 }
 
 
+def symmetric_channel(gen: np.random.Generator, d: int) -> np.ndarray:
+    """A random symmetric, doubly stochastic d×d channel with no other structure.
+
+    ``S`` is symmetric with uniform entries; the symmetric Sinkhorn scaling ``v <- sqrt(v / (S v))`` finds ``v``
+    with ``diag(v) S diag(v)`` doubly stochastic (it converges for a positive matrix); the result is averaged with
+    its transpose, so that it is exactly symmetric, and its rows sum to 1 within rounding.
+    """
+    S = gen.random((d, d))
+    S += S.T
+    v = np.ones(d)
+    for _ in range(1000):
+        v = np.sqrt(v / (S @ v))
+        P = v[:, None] * S * v[None, :]
+        if np.abs(P.sum(axis=1) - 1.0).max() < 1e-13:
+            break
+    return (P + P.T) / 2
+
+
 def ibu_inputs(n: int) -> dict[str, Any]:
-    """Channels and counts for the IBU rows: n reports of a uniform input through GRR, HR and OUE, d = 1000."""
+    """Channels and counts for the IBU rows: n reports of a uniform input through GRR, HR and OUE, d = 1000, and
+    ``IBU_BATCH`` count vectors of n reports each through a random symmetric channel."""
     gen = np.random.default_rng(5)
     true = gen.multinomial(n, np.full(D, 1 / D))
     grr, hr, oue = GRR(EPS, D), HadamardResponse(EPS, D), OUE(EPS, D)
     rand = gen.random((D, D))
+    sym = symmetric_channel(gen, D)
     return {
+        "sym_P": sym,
+        "batch_counts": gen.multinomial(n, np.full(D, 1 / D) @ sym, size=IBU_BATCH),
         "grr": grr,
         "oue": oue,
         "grr_counts": grr.simulate_counts(true, 6),
@@ -470,8 +505,11 @@ def ibu_inputs(n: int) -> dict[str, Any]:
     }
 
 
-def ibu_contenders(x: dict[str, Any], dense_iters: int) -> tuple[dict[str, Callable[[], Any]], dict[str, int | None]]:
-    """The ldp contenders of the IBU group and the iterations each runs (None: one call, no iterations)."""
+def ibu_contenders(
+    x: dict[str, Any], dense_iters: int, batch_iters: int
+) -> tuple[dict[str, Callable[[], Any]], dict[str, int | None]]:
+    """The ldp contenders of the IBU group and the iterations each runs (None: one call, no iterations); for
+    ``ibu_batch`` the iterations of all its rows (per-iteration times are then per estimate)."""
     o, ue, full = x["grr"], x["oue"], IBU_ITERATIONS
     est = ldp_estimate
     contenders: dict[str, Callable[[], Any]] = {
@@ -480,9 +518,11 @@ def ibu_contenders(x: dict[str, Any], dense_iters: int) -> tuple[dict[str, Calla
         "ibu HR": lambda: est.ibu(x["hr_P"], x["hr_counts"], max_iter=full, tol=0.0),
         "ibu_ue": lambda: est.ibu_ue(x["ue_counts"], N_IBU, ue.p, ue.q, method="em", max_iter=full, tol=0.0),
         "ibu random": lambda: est.ibu(x["rand_P"], x["grr_counts"], max_iter=dense_iters, tol=0.0),
+        "ibu_batch random": lambda: est.ibu_batch(x["sym_P"], x["batch_counts"], max_iter=batch_iters, tol=0.0),
         "grr_mle": lambda: est.grr_mle(x["grr_counts"], o.p, o.q),
     }
     iters = {"ibu_grr": full, "ibu GRR": full, "ibu HR": full, "ibu_ue": full, "ibu random": dense_iters}
+    iters["ibu_batch random"] = batch_iters * len(x["batch_counts"])
     return contenders, {k: iters.get(k) for k in contenders}
 
 
@@ -501,7 +541,17 @@ def ibu_check(x: dict[str, Any], peer: Callable[[int], np.ndarray], iters: int) 
     return float(np.abs(ref - ldp_estimate.grr_mle(c, o.p, o.q)).max())
 
 
-def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, rounds: int) -> list[dict]:
+def ibu_batch_check(x: dict[str, Any], peer: Callable[[np.ndarray, int], np.ndarray], iters: int) -> None:
+    """Print how far each row of ``ibu_batch`` on the symmetric channel is from the peer's run on that row alone."""
+    ours = ldp_estimate.ibu_batch(x["sym_P"], x["batch_counts"], max_iter=iters, tol=0.0)
+    gap = max(float(np.abs(peer(row / row.sum(), iters) - mine).max()) for row, mine in zip(x["batch_counts"], ours))
+    print(
+        f"  same EM: after {iters} iterations each of the {len(ours)} rows of ibu_batch (random symmetric channel) "
+        f"differs from the peer's run on that row alone by at most {gap:.1e} (max abs)"
+    )
+
+
+def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, batch_iters: int, rounds: int) -> list[dict]:
     """IBU at d = 1000 (n = 2e5 reports of a uniform input), per iteration, interleaved with the peer.
 
     multi-freq-ldpy's numba ``IBU`` multiplies by a dense d x d matrix every iteration (for GRR, and for UE and
@@ -509,10 +559,12 @@ def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, rounds: i
     timed on the GRR channel.  It takes square matrices only, so the Hadamard-response row (1000 x 1024, 2.4%
     more entries) is compared with that same d x d time.  All times are scaled to the peer's default 10^4
     iterations; every ldp contender runs all 10^4 (its one-off set-up included), except the unstructured dense
-    channel (``dense_iters``, scaled).
+    channel (``dense_iters``, scaled) and ``ibu_batch`` (``batch_iters`` steps of ``IBU_BATCH`` rows, scaled, per
+    estimate).  The ``ibu_batch`` row is compared with the peer timed on the same symmetric channel with one count
+    vector (``PEER_SYMMETRIC``).
     """
     x = ibu_inputs(N_IBU)
-    contenders, iters = ibu_contenders(x, dense_iters)
+    contenders, iters = ibu_contenders(x, dense_iters, batch_iters)
     gap = math.nan
     if "multi-freq-ldpy" in peers:
         from multi_freq_ldpy.estimators.Histogram_estimator import IBU
@@ -523,13 +575,20 @@ def ibu_rows(peers: dict[str, Any], peer_iters: int, dense_iters: int, rounds: i
         contenders["multi-freq-ldpy"] = lambda: IBU(D, A, freq, peer_iters, 0.0, "max_abs")
         iters["multi-freq-ldpy"] = peer_iters
         gap = ibu_check(x, lambda k: IBU(D, A, freq, k, 0.0, "max_abs"), peer_iters)
+        S, first = x["sym_P"], x["batch_counts"][0] / x["batch_counts"][0].sum()  # S symmetric: their A = Sᵀ = S
+        contenders[PEER_SYMMETRIC] = lambda: IBU(D, S, first, peer_iters, 0.0, "max_abs")
+        iters[PEER_SYMMETRIC] = peer_iters
+        ibu_batch_check(x, lambda f, k: IBU(D, S, f, k, 0.0, "max_abs"), 50)
     else:
         print("[skip] multi-freq-ldpy IBU: not installed")
     for run in contenders.values():
         run()  # warm-up
     times = interleaved(contenders, rounds)
     per_iter = {k: [t / iters[k] for t in v] for k, v in times.items() if iters[k]}
-    peer = summary(per_iter["multi-freq-ldpy"], IBU_ITERATIONS) if "multi-freq-ldpy" in per_iter else (math.nan,) * 2
+    peer = {
+        label: summary(per_iter[label], IBU_ITERATIONS) if label in per_iter else (math.nan,) * 2
+        for label in ("multi-freq-ldpy", PEER_SYMMETRIC)
+    }
     rows = [ibu_row(key, per_iter, times, iters, peer, gap, rounds, peer_iters) for key in IBU_ENTRIES]
     for row in rows:
         print(
@@ -542,6 +601,12 @@ def ibu_row(key, per_iter, times, iters, peer, gap, rounds, peer_iters) -> dict:
     name, target = IBU_ENTRIES[key]
     mn, md = summary(per_iter[key], IBU_ITERATIONS) if key in per_iter else summary(times[key])
     runs = f"{iters[key]} iterations per run, × {IBU_ITERATIONS}/{iters[key]}" if iters.get(key) else "one call per run"
+    label, channel = "multi-freq-ldpy", "GRR channel"
+    if key == "ibu_batch random":
+        steps = iters[key] // IBU_BATCH
+        runs = f"{steps} iterations of {IBU_BATCH} rows per run, ÷ {IBU_BATCH} rows, × {IBU_ITERATIONS}/{steps}"
+        label, channel = PEER_SYMMETRIC, "same random symmetric channel, one count vector"
+    peer = peer[label]
     return {
         "group": "IBU",
         "task": f"IBU d={D}, {name}",
@@ -554,7 +619,7 @@ def ibu_row(key, per_iter, times, iters, peer, gap, rounds, peer_iters) -> dict:
         "multi-freq-ldpy_min_s": peer[0],
         "multi-freq-ldpy_median_s": peer[1],
         "multi-freq-ldpy_how": (
-            f"dense d×d IBU, {rounds} runs of {peer_iters} iterations, × {IBU_ITERATIONS}/{peer_iters}"
+            f"dense d×d IBU ({channel}), {rounds} runs of {peer_iters} iterations, × {IBU_ITERATIONS}/{peer_iters}"
         ),
         "peer_gap_to_fixed_point": gap,
         "speedup": peer[1] / md,
@@ -673,7 +738,7 @@ def run_group(group: str, quick: bool) -> list[dict]:
     if group == "count":
         return count_rows(100_000_000, rounds)
     if group == "IBU":
-        return ibu_rows(peers, peer_iters, dense_iters, rounds)
+        return ibu_rows(peers, peer_iters, dense_iters, dense_iters // 5, rounds)
     # one full-n OUE run of each peer per process: three processes give the three full-n runs
     return per_user_rows(peers, sizes, subsample, rounds, full_n_oue=not quick, kinds=(group,), full_n_runs=1)
 
