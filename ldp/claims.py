@@ -316,9 +316,8 @@ def paper_mean_se(our_se: Any, our_trials: int, paper_trials: int) -> np.ndarray
     When the paper's number is a mean over ``paper_trials`` runs of an experiment we
     repeat ``our_trials`` times, one run's standard deviation is ``our_se * sqrt(our_trials)``
     and the paper's mean has standard error ``our_se * sqrt(our_trials / paper_trials)``
-    (``paper_trials = 1`` for a single run).  Pass it as the band's standard error
-    when our value is exact, or ``numpy.hypot(our_se, paper_mean_se(...))`` when ours
-    is a mean too: the difference of two independent means.
+    (``paper_trials = 1`` for a single run).  Pass it as ``paper_se=`` of
+    :func:`agrees_within`, which compares the two means.
     """
     if our_trials is None or paper_trials is None:
         raise ValueError("paper_mean_se needs both trial counts: ours and the paper's")
@@ -394,28 +393,38 @@ def _three_way(fails: np.ndarray, holds: np.ndarray, evidence: str, needed: Call
 _PRECISION_LABELS = ("reading", "printed", "stated")
 
 
-def _agreement_rule(paper_precision: Any, our_se: Any, trials: Any, points: Any, label: str, relative: bool) -> Rule:
+def _agreement_rule(
+    paper_precision: Any, our_se: Any, trials: Any, points: Any, label: str, relative: bool, paper_se: Any = None
+) -> Rule:
     pp = _nonneg(paper_precision, "paper_precision")
     mc = _monte_carlo(our_se, trials, points)
+    if paper_se is not None and trials is None:
+        raise ValueError("paper_se needs trials=, the number of our replicates it was estimated from")
+    band = mc if paper_se is None else _monte_carlo(np.hypot(mc.se, _nonneg(paper_se, "paper_se", array=True)),
+                                                   trials, points)  # fmt: skip
     if label not in _PRECISION_LABELS:
         raise ValueError(f"label must be one of {_PRECISION_LABELS}, got {label!r}")
 
     def test(paper: Any, ours: Any) -> Judgement:
-        p, o, _ = _arrays(paper, ours, mc.se)
+        p, o, _ = _arrays(paper, ours, band.se)
         if not np.all(np.isfinite(o)):
             return Judgement(FAILS, "ours is not finite")
         delta = pp * np.abs(p) if relative else np.full_like(p, pp)
-        w = np.broadcast_to(mc.halfwidth(o.size), o.shape)
+        w = np.broadcast_to(band.halfwidth(o.size), o.shape)  # the difference's interval (ours and the paper's noise)
+        w_ours = np.broadcast_to(mc.halfwidth(o.size), o.shape)  # the part our trials can shrink
         d = np.abs(o - p)
         ev = f"largest |ours − paper| {_g(d.max())}"
-        if mc.noisy:
-            ev += f", interval half-width up to {_g(w.max())} ({mc.describe(o.size)})"
-        # differs: the interval lies outside the paper's band; reproduced: inside it or touching it, with an
+        if band.noisy:
+            ev += f", interval half-width up to {_g(w.max())} ({band.describe(o.size)})"
+        # differs: the interval lies outside the paper's band; reproduced: inside it or touching it, with our own
         # interval no wider than the paper's precision (the run resolves what the paper states)
-        return _three_way(d > delta + w, (d <= delta + w) & (w <= delta), ev, lambda: mc.needed(delta, o.size))
+        return _three_way(d > delta + w, (d <= delta + w) & (w_ours <= delta), ev, lambda: mc.needed(delta, o.size))
 
     first = f"{pp:.0%}·|paper|" if relative and pp >= 0.01 else (f"{_g(pp)}·|paper|" if relative else _g(pp))
-    noise = f" + interval half-width ({mc.describe(0)}, s.e. {_fmt(mc.se)})" if mc.noisy else ""
+    noise = ""
+    if band.noisy:
+        parts = f"s.e. {_fmt(mc.se)}" if paper_se is None else f"s.e. ours {_fmt(mc.se)}, the paper's {_fmt(paper_se)}"
+        noise = f" + interval half-width ({band.describe(0)}, {parts})"
     return Rule(f"|ours − paper| ≤ {first} ({label}){noise}", test, paper_precision=pp, relative=relative)
 
 
@@ -426,6 +435,7 @@ def agrees_within(
     trials: int | None = None,
     points: int | None = None,
     label: str = "reading",
+    paper_se: Any = None,
 ) -> Rule:
     """Agreement with the paper's value up to its precision, judged with a Monte Carlo interval.
 
@@ -453,8 +463,14 @@ def agrees_within(
         elements compared).
     label : {"reading", "printed", "stated"}
         What ``paper_precision`` is, shown in the description.
+    paper_se : float or array, optional
+        Standard error of the paper's own value when it is itself a Monte Carlo result
+        (:func:`paper_mean_se`, estimated from the same ``trials``).  ``w`` is then the
+        half-width of the difference's interval (the two standard errors in quadrature),
+        so the paper's luck never makes a correct value differ; "holds" still asks that
+        our own half-width be ``≤ δ`` (the paper's noise is not ours to shrink).
     """
-    return _agreement_rule(paper_precision, our_se, trials, points, label, relative=False)
+    return _agreement_rule(paper_precision, our_se, trials, points, label, relative=False, paper_se=paper_se)
 
 
 def agrees_within_rel(
@@ -464,9 +480,10 @@ def agrees_within_rel(
     trials: int | None = None,
     points: int | None = None,
     label: str = "reading",
+    paper_se: Any = None,
 ) -> Rule:
-    """As :func:`agrees_within`, with the paper's precision a fraction of ``|paper|`` (``our_se`` stays absolute)."""
-    return _agreement_rule(paper_precision, our_se, trials, points, label, relative=True)
+    """As :func:`agrees_within`, with the paper's precision a fraction of ``|paper|`` (the s.e. stay absolute)."""
+    return _agreement_rule(paper_precision, our_se, trials, points, label, relative=True, paper_se=paper_se)
 
 
 def equivalent(bound: float, our_se: Any = 0.0, *, trials: int | None = None, points: int | None = None) -> Rule:
@@ -732,7 +749,8 @@ def readings(depends_on: str, values: Any, *, stated: str | None = None) -> Read
     values : mapping of str to Any
         One value per reading (at least two readings), named in words.
     stated : str, optional
-        The reading the paper itself states, when it states one.
+        The reading the paper itself states, when it states one, or the one the
+        authors' public code settles (cite the code in the row).
 
     The claim is reproduced only if its rule holds under ``stated`` (when given) or
     under every reading; it differs only if the rule fails under every reading;

@@ -198,16 +198,33 @@ def test_paper_mean_se_scales_one_runs_sd_to_the_papers_trial_count():
     # 16 of our trials with s.e. 0.01: one run has s.d. 0.04; a 20-trial mean has s.e. 0.04 / sqrt(20)
     assert paper_mean_se(0.01, 16, 20) == pytest.approx(0.04 / np.sqrt(20))
     assert np.allclose(paper_mean_se([0.01, 0.02], 4, 1), [0.02, 0.04])  # a single published run
-    # our exact value is 0.025 from the paper's 20-trial mean, beyond the ±0.02 reading alone; one run's s.d. is
-    # 0.012, so the paper's mean has s.e. 0.0027: its own luck covers the gap and the claim is not failed on it
-    exact, printed_mean, sd_one_run = 0.200, 0.175, 0.012
-    alone = agrees_within(0.02).judge(printed_mean, exact)
-    se_paper = paper_mean_se(sd_one_run / np.sqrt(20), 20, 20)
-    with_paper_noise = agrees_within(0.02, se_paper, trials=20).judge(printed_mean, exact)
-    assert alone.outcome == FAILS and with_paper_noise.outcome == HOLDS
     for bad in ((0.01, None, 20), (0.01, 1, 20), (0.01, 16, 0), (-0.01, 16, 20)):
         with pytest.raises(ValueError):
             paper_mean_se(*bad)
+
+
+def test_the_papers_own_noise_widens_the_band_but_not_our_resolution():
+    # our exact value is 0.025 from the paper's 20-trial mean, beyond the ±0.02 reading alone; one run's s.d. is
+    # 0.012, so the paper's mean has s.e. 0.0027: its own luck covers the gap, and the claim is not failed on it
+    exact, printed_mean, sd_one_run = 0.200, 0.175, 0.012
+    se_paper = paper_mean_se(sd_one_run / np.sqrt(20), 20, 20)
+    assert agrees_within(0.02).judge(printed_mean, exact).outcome == FAILS
+    rule = agrees_within(0.02, paper_se=se_paper, trials=20)
+    assert rule.judge(printed_mean, exact).outcome == HOLDS and "the paper's" in rule.description
+    # a noisy paper value whose interval is wider than the reading: a close mean of ours still holds, because our
+    # own interval resolves the reading precision ...
+    wide = agrees_within(0.02, 0.002, trials=20, points=5, paper_se=0.006)
+    assert wide.judge(np.full(5, 0.5), np.full(5, 0.508)).outcome == HOLDS
+    # ... but the paper's noise never passes a run of ours too noisy to resolve it, nor a value beyond the band
+    assert agrees_within(0.02, 0.008, trials=5, paper_se=0.006).judge(0.5, 0.5).outcome == UNRESOLVED
+    assert wide.judge(np.full(5, 0.5), np.full(5, 0.56)).outcome == FAILS
+    # relative precision too, and the refusals
+    assert agrees_within_rel(0.2, 0.0, trials=20, paper_se=0.3).judge(3.0, 3.9).outcome == HOLDS
+    assert agrees_within_rel(0.2).judge(3.0, 3.9).outcome == FAILS
+    with pytest.raises(ValueError, match="paper_se needs trials"):
+        agrees_within(0.02, paper_se=0.01)
+    with pytest.raises(ValueError, match="paper_se"):
+        agrees_within(0.02, paper_se=-0.01, trials=5)
 
 
 def test_trials_needed():

@@ -395,6 +395,22 @@ def test_eq8_on_synthetic_truths():
         assert [select_k(e, 250, cond) for e in EPS_GRID] == ks
 
 
+def test_eq8_with_the_floor_of_sec_7_2():
+    # the same choice between k = 1 and the second candidate, rounded down: 1 or the floor, never the ceiling
+    for name in SYNTHETIC_NAMES:
+        cond = synthetic_conditional(name)
+        for e in EPS_GRID:
+            k = select_k(e, 250, cond, "paper_floor")
+            kf = k_floor(e, 250)
+            one_better = approx_n_variance_k(e, 250, 1, omega(cond, 1)) < approx_n_variance_k(
+                e, 250, kf, omega(cond, kf)
+            )
+            assert k == (1 if one_better else kf), (name, e)
+    # D(25) at ε = 4: the ceiling rule takes 5, the floor rule the optimal 4
+    d25 = synthetic_conditional("D(25)")
+    assert (select_k(4, 250, d25), select_k(4, 250, d25, "paper_floor"), select_k(4, 250, d25, "oracle")) == (5, 4, 4)
+
+
 #: Largest measured ratio Var(Eq. 8's k) / Var(best k) on the synthetic truths over EPS_GRID
 #: (D(25) at ε = 4: Eq. 8 takes the ceiling 5 where the floor 4 is optimal).  A regression
 #: bound, not a property of Eq. 8: the test fails if a change makes the paper's rule worse.

@@ -27,7 +27,7 @@ from .omega import check_label_conditional, omega_curve
 
 __all__ = ["k_floor", "k_ceil", "approx_n_variance_k", "select_k", "K_RULES", "resolve_k"]
 
-K_RULES = ("paper", "floor_ceil", "oracle")
+K_RULES = ("paper", "paper_floor", "floor_ceil", "oracle")
 
 
 def k_floor(epsilon: float, m: int) -> int:
@@ -68,6 +68,8 @@ def select_k(epsilon: float, m: int, omega_of_k: Any, rule: str = "paper") -> in
     rule : {"paper", "floor_ceil", "oracle"}
         ``"paper"``: candidates ``{1, ⌈m/(e^ε+1)⌉}``, ties to the larger k as
         Eq. (8) is written (``k = 1`` only if ``Var_1 < Var_2``).
+        ``"paper_floor"``: the same rule with the floor ``⌊m/(e^ε+1)⌋`` (clamped)
+        that Sec. 7.2 uses for the second candidate.
         ``"floor_ceil"``: candidates ``{1, ⌊·⌋, ⌈·⌉}`` (clamped).
         ``"oracle"``: argmin over all ``k`` in ``[1, max(1, ⌊m/2⌋)]``.
     """
@@ -80,8 +82,8 @@ def select_k(epsilon: float, m: int, omega_of_k: Any, rule: str = "paper") -> in
     def var(k: int) -> float:
         return approx_n_variance_k(eps, m, k, wk(k))
 
-    if rule == "paper":
-        k2 = k_ceil(eps, m)
+    if rule in ("paper", "paper_floor"):
+        k2 = k_ceil(eps, m) if rule == "paper" else k_floor(eps, m)
         return 1 if var(1) < var(k2) else k2
     if rule == "floor_ceil":
         cands = sorted({1, k_floor(eps, m), k_ceil(eps, m)})
