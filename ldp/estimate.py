@@ -541,21 +541,15 @@ def ibu_batch(
     """:func:`ibu` for many count vectors through one channel: row ``i`` of the result is
     ``ibu(channel, output_counts[i], ...)``.
 
-    Meant for the trials of an experiment, which draw many count vectors from one channel.  How the rows run
-    depends on the channel, as :func:`ibu` finds it from the matrix (see :func:`_channel_products`):
-
-    * a channel with structure (GRR-like, Hadamard response; at least ``2^14`` entries) already costs
-      O(d + m) or O(K^1.5) per iteration and row; each row is run by :func:`ibu`'s own iteration, so its
-      result is exactly what :func:`ibu` returns for it;
-    * any other channel: every step of all rows still running is two matrix--matrix products,
-      ``(B, d) @ (d, m)`` forward and ``(B, m) @ (m, d)`` back, so the channel is read once per step for all
-      rows and BLAS runs at its matrix--matrix speed instead of the memory-bound matrix--vector one.  The
-      outputs no row reported are left out (as :func:`ibu` leaves out a row's unreported outputs); an output
-      one row did not report adds an exact 0 to that row's step.  Each row's iterates are :func:`ibu`'s up to
-      the summation order of the products (about 1e-16 relative per step).
-
-    Each row stops at its own first step whose L1 change is ``<= tol`` and then leaves the batch, so its result,
-    iteration count and convergence are those of its own :func:`ibu` run.
+    For the trials of an experiment, which draw many count vectors from one channel.  A channel with structure
+    (GRR-like, Hadamard response; ``2^14`` entries or more; see :func:`_channel_products`) runs each row by
+    :func:`ibu`'s own iteration, exactly.  Any other channel runs all rows still going as two matrix--matrix
+    products per step, ``(B, d) @ (d, m)`` and back, on the outputs some row reported (an output one row did not
+    report adds an exact 0 to its step), so the channel is read once per step for all rows; each row's iterates
+    are :func:`ibu`'s up to the summation order (about 1e-16 relative per step).  It pays off for large dense
+    channels with one BLAS thread; on small ones, or with several BLAS threads on a busy machine, it can be
+    slower than B calls of :func:`ibu`.  Each row stops at its own first step whose L1 change is ``<= tol``,
+    so its result, iteration count and convergence are those of its own :func:`ibu` run.
 
     Parameters
     ----------

@@ -257,11 +257,11 @@ def _scores(
 
 
 #: Settings of a release the paper does not publish, each a change from the defaults of :func:`release_trial`
-#: (the authors' Lasso α = 1e-5 of Sec. 6, their script's 10-tree forests and our 20 % test share).
+#: (the authors' Lasso α = 10⁻⁵ of Sec. 6, their script's 10-tree forests and our 20 % test share).
 RELEASE_READINGS: dict[str, dict[str, Any]] = {
-    "as in the book (α = 1e-5, 10 trees, 20 % test)": {},
-    "Lasso α = 1e-3": {"alpha": 1e-3},
-    "Lasso α = 1e-2": {"alpha": 1e-2},
+    "as in the book (α = 10⁻⁵, 10 trees, 20 % test)": {},
+    "Lasso α = 10⁻³": {"alpha": 1e-3},
+    "Lasso α = 10⁻²": {"alpha": 1e-2},
     "100 trees (today's scikit-learn default)": {"n_estimators": 100},
     "30 % test records": {"test_fraction": 0.3},
 }
