@@ -1051,7 +1051,8 @@ _BADGES = {
 #: the style of every claims table and of the scoreboard (inline, so a notebook shows it as the book does)
 CLAIMS_CSS = """
 .ldp-claims-wrap{overflow-x:auto;max-width:100%}
-table.ldp-claims{table-layout:fixed;width:100%;border-collapse:collapse;font-size:0.9em}
+table.ldp-claims{table-layout:fixed;width:100%;min-width:34em;border-collapse:collapse;font-size:0.9em}
+table.ldp-board{min-width:44em}
 table.ldp-claims th,table.ldp-claims td{vertical-align:top;padding:0.35em 0.5em;border-bottom:1px solid #ddd;
  overflow-wrap:normal;word-break:normal;hyphens:none;text-align:left}
 table.ldp-claims td.ldp-num,table.ldp-claims th.ldp-num{text-align:right}
