@@ -65,7 +65,7 @@ def select_k(epsilon: float, m: int, omega_of_k: Any, rule: str = "paper") -> in
     omega_of_k : callable or array_like
         ``k -> ω(k)``, or a conditional table ``Pr{s_v | l}`` from which
         ``ω(k)`` is computed (:func:`ldp.clldp.omega_curve`).
-    rule : {"paper", "floor_ceil", "oracle"}
+    rule : {"paper", "paper_floor", "floor_ceil", "oracle"}
         ``"paper"``: candidates ``{1, ⌈m/(e^ε+1)⌉}``, ties to the larger k as
         Eq. (8) is written (``k = 1`` only if ``Var_1 < Var_2``).
         ``"paper_floor"``: the same rule with the floor ``⌊m/(e^ε+1)⌋`` (clamped)

@@ -70,14 +70,21 @@ def smallest_drop(grid: pd.DataFrame) -> tuple[float, str]:
     return best, where
 
 
-def smallest_gap(grid: pd.DataFrame, worse: str, better: str) -> tuple[float, str]:
-    """The smallest ``grid[worse] - grid[better]`` over rows where both are defined, and where it occurs."""
+def _both_defined(grid: pd.DataFrame, worse: str, better: str) -> pd.DataFrame:
+    """The two columns, on the rows where both are defined (an error naming what is missing otherwise)."""
     for name in (worse, better):
         if name not in grid.columns:
             raise ValueError(f"grid has no column {name!r}; it has {list(grid.columns)}")
-    gaps = (grid[worse] - grid[better]).dropna()
-    if gaps.empty:
+    both = grid[[worse, better]].dropna()
+    if both.empty:
         raise ValueError(f"{worse} and {better} are never both defined")
+    return both
+
+
+def smallest_gap(grid: pd.DataFrame, worse: str, better: str) -> tuple[float, str]:
+    """The smallest ``grid[worse] - grid[better]`` over rows where both are defined, and where it occurs."""
+    both = _both_defined(grid, worse, better)
+    gaps = both[worse] - both[better]
     key = gaps.idxmin()
     label = f"{key[0]} at ε = {key[1]:.4g}" if isinstance(key, tuple) else str(key)
     return float(gaps.min()), f"{label}: {worse} {grid.loc[key, worse]:.4f}, {better} {grid.loc[key, better]:.4f}"
@@ -88,12 +95,7 @@ def smallest_mean_gap(grid: pd.DataFrame, worse: str, better: str) -> tuple[floa
 
     An ordering that holds "overall" in each panel rather than at every budget.
     """
-    for name in (worse, better):
-        if name not in grid.columns:
-            raise ValueError(f"grid has no column {name!r}; it has {list(grid.columns)}")
-    both = grid[[worse, better]].dropna()
-    if both.empty:
-        raise ValueError(f"{worse} and {better} are never both defined")
+    both = _both_defined(grid, worse, better)
     means = both.groupby(level="setting").mean()
     gaps = means[worse] - means[better]
     key = gaps.idxmin()
