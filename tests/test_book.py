@@ -52,6 +52,7 @@ def built_book():
         proc = _jupyter_book(OUT, LDP_PROFILE="smoke")
         log = proc.stdout[-6000:] + proc.stderr[-6000:]
         assert proc.returncode == 0, f"strict book build failed:\n{log}"
+        (OUT / "build.log").write_text(proc.stdout + proc.stderr)
         (OUT / "html").unlink(missing_ok=True)
         (OUT / "html").symlink_to("_build/html")  # as `make book PROFILE=smoke` leaves it
         marker.write_text(run_id)
@@ -112,6 +113,20 @@ def test_no_execution_failure_anywhere(built_book):
     reports = built_book / "reports"
     logs = list(reports.rglob("*.err.log")) if reports.exists() else []
     assert not logs, f"execution error logs: {logs}"
+
+
+def test_notebooks_execute_on_every_core_before_sphinx_reads_them(built_book):
+    """book/_ext/parallel_execution.py runs the notebooks in worker processes and caches them as MyST-NB would:
+    MyST-NB then finds every notebook in the cache and executes none itself (one unmatched hash would show here)."""
+    if (os.cpu_count() or 1) < 2 or os.environ.get("LDP_BOOK_JOBS", "").strip() == "1":
+        pytest.skip("one process: MyST-NB executes the notebooks itself")
+    log = (OUT / "build.log").read_text()
+    counted = re.search(r"Executing (\d+) notebooks in (\d+) processes before reading", log)
+    assert counted, "the notebooks were not executed in parallel before reading"
+    executed = re.findall(r"^\s+(\S+): executed in \d+ s$", log, flags=re.M)
+    assert len(executed) == int(counted.group(1)) >= 10
+    assert "Executing notebook using" not in log  # MyST-NB's own execution while reading
+    assert log.count("Using cached notebook") >= len(executed)
 
 
 def test_figures_are_present_and_non_empty(built_book):

@@ -7,7 +7,11 @@ import sys
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "book" / "_ext"))
+import os  # noqa: E402
+
 import ldp_book  # noqa: E402
+import parallel_execution  # noqa: E402
+import pytest  # noqa: E402
 
 
 def _run(hook, text: str) -> list[str]:
@@ -85,3 +89,17 @@ def test_author_year_labels():
         )
     )
     assert labels == ["Warner 1965", "Wang and Blocki 2017", "Xue et al. 2025a", "Xue et al. 2025b"]
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5"])
+def test_book_jobs_refuses_a_bad_count(monkeypatch, value):
+    monkeypatch.setenv("LDP_BOOK_JOBS", value)
+    with pytest.raises(ValueError, match="LDP_BOOK_JOBS"):
+        parallel_execution._jobs()
+
+
+def test_book_jobs_defaults_to_every_core(monkeypatch):
+    monkeypatch.delenv("LDP_BOOK_JOBS", raising=False)
+    assert parallel_execution._jobs() == (os.cpu_count() or 1)
+    monkeypatch.setenv("LDP_BOOK_JOBS", "3")
+    assert parallel_execution._jobs() == 3
