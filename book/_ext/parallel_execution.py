@@ -78,14 +78,26 @@ def _pending_notebooks(env, docnames, cache):
     return pending
 
 
-#: a scheduling hint only (order, never results): seconds each notebook took at the book profile on 2 cores
-#: with another notebook beside it (clean clone, 2026-12-07); a notebook not listed counts by its size
+#: a scheduling hint only (order, never results): seconds each notebook took on 2 cores with another notebook
+#: beside it, per profile (clean clone, 2026-12-07); a notebook not listed counts by its size
 TYPICAL_SECONDS = {
-    "notebooks/03-multiclass-experiments": 296,
-    "notebooks/02-lopub-experiments": 262,
-    "notebooks/06-comparison": 117,
-    "notebooks/01-clldp-experiments": 112,
-    "notebooks/04-cpl-experiments": 103,
+    "book": {
+        "notebooks/03-multiclass-experiments": 293,
+        "notebooks/02-lopub-experiments": 267,
+        "notebooks/01-clldp-experiments": 127,
+        "notebooks/04-cpl-experiments": 127,
+        "notebooks/06-comparison": 117,
+    },
+    "paper": {
+        "notebooks/03-multiclass-experiments": 394,
+        "notebooks/06-comparison": 350,
+        "notebooks/02-lopub-experiments": 304,
+        "notebooks/04-cpl-experiments": 211,
+        "notebooks/01-clldp-experiments": 206,
+        "notebooks/00-frequency-oracles": 152,
+        "notebooks/02-lopub-theory": 49,
+        "notebooks/05-uldp-experiments": 48,
+    },
 }
 
 
@@ -95,7 +107,8 @@ def _expected_seconds(cache, docname: str, path: Path) -> float:
     recorded = [seconds for seconds in recorded if seconds]
     if recorded:
         return recorded[-1]
-    return TYPICAL_SECONDS.get(docname, path.stat().st_size / 10_000)
+    typical = TYPICAL_SECONDS.get(os.environ.get("LDP_PROFILE", "book"), {})
+    return typical.get(docname, path.stat().st_size / 10_000)
 
 
 def _execute_in_parallel(app, env, docnames):
