@@ -99,8 +99,8 @@ lab: $(VENV)/.book-installed
 
 # lint and format check (ruff, pinned in requirements-test.txt) before the tests
 lint: $(VENV)/.test-installed
-	$(BIN)/ruff check ldp tests benchmarks
-	$(BIN)/ruff format --check ldp tests benchmarks
+	$(BIN)/ruff check ldp tests benchmarks book/_ext
+	$(BIN)/ruff format --check ldp tests benchmarks book/_ext
 
 test: $(VENV)/.test-installed $(MATHJAX) data-if-possible lint
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -ra tests

@@ -12,6 +12,7 @@
 * **Author-year citations**: the pybtex style ``authoryear`` labels bibliography entries "Author et al. Year",
   the form the text uses, and the reference style ``author_year_round`` cites "Xue et al. (2025)".
 """
+
 from __future__ import annotations
 
 import importlib
@@ -113,8 +114,10 @@ def _colab_from_published_sources(app, pagename, templatename, context, doctree)
     for group in context.get("header_buttons", []):
         for button in group.get("buttons", []) if isinstance(group, dict) else []:
             if "colab" in str(button.get("url", "")):
-                button["url"] = (f"https://colab.research.google.com/github/{m[1]}/{m[2]}/blob/gh-pages/"
-                                 f"_sources/{context['ipynb_source']}")
+                button["url"] = (
+                    f"https://colab.research.google.com/github/{m[1]}/{m[2]}/blob/gh-pages/"
+                    f"_sources/{context['ipynb_source']}"
+                )
 
 
 # --------------------------------------------------------------------------- scoreboard total row
@@ -133,8 +136,12 @@ class ScoreboardTotal(SphinxPostTransform):
     default_priority = 50
 
     def run(self, **kwargs):
-        tables = [t for c in self.document.findall(nodes.container) if TOTALS_CLASS in c.get("classes", [])
-                  for t in c.findall(nodes.table)]
+        tables = [
+            t
+            for c in self.document.findall(nodes.container)
+            if TOTALS_CLASS in c.get("classes", [])
+            for t in c.findall(nodes.table)
+        ]
         for table in tables:
             tbody = next(iter(table.findall(nodes.tbody)), None)
             if tbody is None or not len(tbody):
@@ -148,9 +155,11 @@ class ScoreboardTotal(SphinxPostTransform):
                 if all(v is not None for v in values):
                     sums.append(sum(values))
                 elif any(v is not None for v in values):
-                    LOGGER.warning(f"scoreboard totals: column {col + 1} mixes numbers and text "
-                                   f"({[r.children[col].astext() for r in rows]}); cannot add it up",
-                                   location=table)
+                    LOGGER.warning(
+                        f"scoreboard totals: column {col + 1} mixes numbers and text "
+                        f"({[r.children[col].astext() for r in rows]}); cannot add it up",
+                        location=table,
+                    )
                     sums.append(None)
                 else:
                     sums.append(None)
@@ -263,8 +272,9 @@ def _resolve_reexports(app, env, node, contnode):
         return None
     canonical = _canonical_name(node["reftarget"])
     if canonical is not None:
-        found = env.domains["py"].resolve_xref(env, node["refdoc"], app.builder, node["reftype"], canonical,
-                                               node, contnode)
+        found = env.domains["py"].resolve_xref(
+            env, node["refdoc"], app.builder, node["reftype"], canonical, node, contnode
+        )
         if found is not None:
             return found
     return contnode if _exists(node["reftarget"]) else None
@@ -278,7 +288,7 @@ def _escape_bars(app, what, name, obj, options, lines):
     """``|Omega_j|`` in a docstring's prose is a cardinality or an absolute value, never an rST substitution
     (``ldp`` defines none): escape the bars outside code spans so that docutils prints them as written."""
     for i, line in enumerate(lines):
-        if "|" not in line or line.lstrip().startswith(("|", "+")):   # line blocks and grid tables
+        if "|" not in line or line.lstrip().startswith(("|", "+")):  # line blocks and grid tables
             continue
         parts = _CODE_SPAN.split(line)
         lines[i] = "".join(p if j % 2 else _BARS.sub(r"\\|\1\\|", p) for j, p in enumerate(parts))
@@ -301,12 +311,13 @@ def _aligned_lists_to_bullets(app, what, name, obj, options, lines):
     out: list[str] = []
     i = 0
     while i < len(lines):
-        if _TABLE_BORDER.match(lines[i]):          # a simple table: copy it untouched, up to its last border
+        if _TABLE_BORDER.match(lines[i]):  # a simple table: copy it untouched, up to its last border
             j = i + 1
-            while j < len(lines) and not (_TABLE_BORDER.match(lines[j]) and (j + 1 == len(lines)
-                                                                            or not lines[j + 1].strip())):
+            while j < len(lines) and not (
+                _TABLE_BORDER.match(lines[j]) and (j + 1 == len(lines) or not lines[j + 1].strip())
+            ):
                 j += 1
-            out.extend(lines[i:j + 1])
+            out.extend(lines[i : j + 1])
             i = j + 1
             continue
         m = _ITEM_HEAD.match(lines[i])
@@ -324,9 +335,13 @@ def _aligned_lists_to_bullets(app, what, name, obj, options, lines):
             column = len(lines[j]) - len(m["text"]) if m["text"] else None
             text = [m["text"]] if m["text"] else []
             j += 1
-            while j < len(lines) and lines[j].strip() and not _ITEM_HEAD.match(lines[j]) and \
-                    len(lines[j]) - len(lines[j].lstrip()) > len(indent) and \
-                    (column is None or len(lines[j]) - len(lines[j].lstrip()) >= column - 1):
+            while (
+                j < len(lines)
+                and lines[j].strip()
+                and not _ITEM_HEAD.match(lines[j])
+                and len(lines[j]) - len(lines[j].lstrip()) > len(indent)
+                and (column is None or len(lines[j]) - len(lines[j].lstrip()) >= column - 1)
+            ):
                 text.append(lines[j].strip())
                 if column is None:
                     column = len(lines[j]) - len(lines[j].lstrip())
@@ -363,7 +378,7 @@ def _register_authoryear_style():
     from pybtex.style.sorting.author_year_title import SortingStyle
 
     class AuthorYearLabels(BaseLabelStyle):
-        """"Warner 1965", "Wang and Blocki 2017", "Xue et al. 2025"; a, b, ... for equal labels."""
+        """ "Warner 1965", "Wang and Blocki 2017", "Xue et al. 2025"; a, b, ... for equal labels."""
 
         def format_labels(self, sorted_entries):
             labels = [self._label(e) for e in sorted_entries]
@@ -412,7 +427,7 @@ def _register_authoryear_style():
 
     @dataclasses.dataclass
     class AuthorYearRound(AuthorYearReferenceStyle):
-        """"Xue et al. (2025)" and "(Xue et al., 2025)": round brackets, as author-year citations read."""
+        """ "Xue et al. (2025)" and "(Xue et al., 2025)": round brackets, as author-year citations read."""
 
         bracket_parenthetical: BracketStyle = dataclasses.field(default_factory=_round)
         bracket_textual: BracketStyle = dataclasses.field(default_factory=_round)
@@ -420,9 +435,9 @@ def _register_authoryear_style():
         bracket_label: BracketStyle = dataclasses.field(default_factory=_round)
         bracket_year: BracketStyle = dataclasses.field(default_factory=_round)
 
-    sphinxcontrib.bibtex.plugin.register_plugin("sphinxcontrib.bibtex.style.referencing", "author_year_round",
-                                                AuthorYearRound)
-
+    sphinxcontrib.bibtex.plugin.register_plugin(
+        "sphinxcontrib.bibtex.style.referencing", "author_year_round", AuthorYearRound
+    )
 
 
 # --------------------------------------------------------------------------- no machinery on the page
@@ -449,9 +464,9 @@ class RemoveMachineryCells(SphinxPostTransform):
 # left where the page asks for one and filled in at ``doctree-resolved``, when Sphinx has numbered everything.
 PROFILE_WORDS = {
     "smoke": "the smoke build: every experiment at a tiny size that only checks that the code runs, so its "
-             "numbers and verdicts mean nothing",
+    "numbers and verdicts mean nothing",
     "book": "the book build: every experiment at a size that keeps the whole book to a few minutes; "
-            "claim-deciding computations run at the papers' sizes where the verdicts need it",
+    "claim-deciding computations run at the papers' sizes where the verdicts need it",
     "paper": "the paper build: every experiment at the sizes and repetitions the papers state",
 }
 
@@ -467,6 +482,7 @@ def _pending_role(kind):
             msg = inliner.reporter.error(f"ldp-computed: unknown value {text!r} (known: exercises)", line=lineno)
             return [], [msg]
         return [ldp_pending(rawtext, kind=what, target=text.strip(), inline=True)], []
+
     return role
 
 
@@ -505,8 +521,14 @@ def _proof_blocks(env, docname: str):
     """The sphinx-proof blocks of a chapter in reading order: (kind, id, number or None, title nodes)."""
     doctree = env.get_doctree(docname)
     numbers = env.toc_fignumbers.get(docname, {})
-    for node in doctree.findall(lambda n: isinstance(n, nodes.Element) and "realtype" in n.attributes
-                                and "countertype" in n.attributes and n.get("ids")):
+    for node in doctree.findall(
+        lambda n: (
+            isinstance(n, nodes.Element)
+            and "realtype" in n.attributes
+            and "countertype" in n.attributes
+            and n.get("ids")
+        )
+    ):
         ident = node["ids"][0]
         number = numbers.get(node["countertype"], {}).get(ident)
         title = next(iter(node.findall(nodes.title)), None)
@@ -525,8 +547,9 @@ def _proof_index(app, fromdoc: str) -> list[nodes.Node]:
             continue
         items = nodes.bullet_list(classes=["ldp-proof-index"])
         for kind, ident, number, title in _proof_blocks(env, doc):
-            ref = nodes.reference("", "", internal=True,
-                                  refuri=app.builder.get_relative_uri(fromdoc, doc) + "#" + ident)
+            ref = nodes.reference(
+                "", "", internal=True, refuri=app.builder.get_relative_uri(fromdoc, doc) + "#" + ident
+            )
             label = f"{kind.title()} {number}" if number else kind.title()
             ref += nodes.strong(label, label)
             para = nodes.paragraph("", "", ref)
@@ -547,16 +570,22 @@ def _join(numbers: list[str]) -> str:
 
 
 def _exercise_summary(env) -> str:
-    """"exercises with collapsed solutions in 8 of the 12 chapters (37 in all: chapters 1-4, ...); chapters 5 and 9
+    """ "exercises with collapsed solutions in 8 of the 12 chapters (37 in all: chapters 1-4, ...); chapters 5 and 9
     have none" — counted from the numbered exercises of this build."""
-    counts = [(".".join(map(str, ch)), len(env.toc_fignumbers.get(doc, {}).get("exercise", {})))
-              for doc, ch in _chapters(env) if len(ch) == 1]
+    counts = [
+        (".".join(map(str, ch)), len(env.toc_fignumbers.get(doc, {}).get("exercise", {})))
+        for doc, ch in _chapters(env)
+        if len(ch) == 1
+    ]
     with_ex = [f"{c} ({n})" for c, n in counts if n]
     without = [c for c, n in counts if not n]
-    text = (f"exercises with collapsed solutions in {len(with_ex)} of the {len(counts)} chapters "
-            f"({sum(n for _, n in counts)} in all; per chapter: {', '.join(with_ex) or 'none'})")
+    text = (
+        f"exercises with collapsed solutions in {len(with_ex)} of the {len(counts)} chapters "
+        f"({sum(n for _, n in counts)} in all; per chapter: {', '.join(with_ex) or 'none'})"
+    )
     if without:
-        text += f"; chapter{'s' if len(without) > 1 else ''} {_join(without)} {'have' if len(without) > 1 else 'has'} none"
+        plural = len(without) > 1
+        text += f"; chapter{'s' if plural else ''} {_join(without)} {'have' if plural else 'has'} none"
     return text
 
 
@@ -566,8 +595,9 @@ def _build_commit(app, full: bool = False) -> str:
         import subprocess
 
         try:
-            sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=app.srcdir, capture_output=True, text=True,
-                                 timeout=10).stdout.strip()
+            sha = subprocess.run(
+                ["git", "rev-parse", "HEAD"], cwd=app.srcdir, capture_output=True, text=True, timeout=10
+            ).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             sha = ""
     if not re.fullmatch(r"[0-9a-f]{7,40}", sha or ""):
