@@ -1,7 +1,7 @@
 """Execute the book's notebooks on every core before Sphinx reads them.
 
 MyST-NB's cache mode executes a notebook when Sphinx reads its page, one page after another, so a
-build uses one core for the notebooks whose experiments run serially (every notebook at the book
+build uses one core except where a notebook's own sweeps use more (two of the twelve at the book
 profile).  Before the read starts, this extension finds the notebooks about to be read that have no
 matching entry in the jupyter cache, executes them in ``LDP_BOOK_JOBS`` worker processes (default:
 every core), longest first, and stores each result in the cache exactly as MyST-NB would (same
@@ -72,7 +72,6 @@ def _pending_notebooks(env, docnames, cache):
                 break
         try:
             cache.match_cache_notebook(notebook)
-            continue
         except KeyError:
             pending.append((docname, path, notebook, reader.read_fmt))
     return pending
