@@ -13,7 +13,7 @@ from scipy import stats
 from ldp.multiclass import topk as T
 from ldp.multiclass import topk_engines as E
 from ldp.multiclass.frameworks import table_to_pairs
-from ldp.multiclass.samplers import grr_stay_arrive
+from ldp.multiclass.samplers import draw_group, group_method, grr_stay_arrive
 from ldp.oracles import GRR
 
 ALPHA = 1e-3
@@ -70,6 +70,31 @@ def test_round_pool_draw_is_the_hypergeometric_cut_of_a_random_permutation(size)
     assert _chi2_two_sample([tuple(r) for r in pool_draws], [tuple(r) for r in user_draws]) > ALPHA
 
 
+@pytest.mark.parametrize(
+    "colors, size, method",
+    [
+        ([2, 0, 1, 3, 1, 2, 0, 4, 1, 1, 2, 3], 2, "positions"),  # a group smaller than a quarter of the colours
+        ([6, 0, 3, 9, 1, 4], 9, "count"),  # few users per colour: numpy's partial shuffle
+        ([60, 0, 30, 90, 10, 40], 9, "marginals"),  # many users per colour: one hypergeometric draw per colour
+    ],
+)
+def test_draw_group_is_the_cut_of_a_random_permutation_by_each_algorithm(colors, size, method):
+    colors = np.array(colors, dtype=np.int64)
+    assert group_method(int(colors.sum()), colors.size, size) == method
+    gen, trials = np.random.default_rng(3), 4000
+    users = np.repeat(np.arange(colors.size), colors)
+    drawn = np.array([draw_group(gen, colors, size) for _ in range(trials)])
+    cut = np.array([np.bincount(gen.permutation(users)[:size], minlength=colors.size) for _ in range(trials)])
+    assert (drawn.sum(axis=1) == size).all() and (drawn <= colors).all()
+    for j in np.flatnonzero(colors):
+        law = stats.hypergeom(int(colors.sum()), int(colors[j]), size)
+        assert abs(drawn[:, j].mean() - law.mean()) < Z * law.std() / np.sqrt(trials)
+    assert _chi2_two_sample([tuple(r) for r in drawn], [tuple(r) for r in cut]) > ALPHA
+    # colour by colour as well (the joint outcomes are many for the first case)
+    for j in np.flatnonzero(colors):
+        assert _chi2_two_sample(drawn[:, j].tolist(), cut[:, j].tolist()) > ALPHA
+
+
 def test_round_pool_rounds_after_merging_dead_values_keep_the_law():
     """Merging values into ``other`` between rounds leaves the later rounds' counts of live values unchanged in law."""
     counts, sizes, trials = np.array([5, 8, 2, 6]), [7, 7, 7], 3000
@@ -96,7 +121,7 @@ def test_grr_stay_arrive_has_the_law_of_per_user_grr(c, d, top):
     table = gen.integers(0, top, size=(c, d))
     table[0, 0] = 9
     if d >= 30:
-        table[1, 0] = table[2, 1] = 90  # cells with more movers than the per-mover route takes
+        table[1, 0] = table[2, 1] = 300  # cells with more movers than the per-mover route takes (8 per label)
     grr = GRR(1.0, c)
     trials = 3000
     stay_arrive = [grr_stay_arrive(table, grr.p, rng=gen) for _ in range(trials)]

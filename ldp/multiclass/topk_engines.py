@@ -49,7 +49,7 @@ from .._checks import as_generator, check_choice, check_int
 from ..oracles import GRR
 from ..tables import ProductDomain
 from .frameworks import table_to_pairs
-from .samplers import bucket_counts, grr_stay_arrive
+from .samplers import bucket_counts, draw_group, grr_stay_arrive
 
 __all__ = [
     "ROUTES",
@@ -318,13 +318,7 @@ class RoundPool:
             return out
         if size == 0:
             return np.zeros_like(self.counts)
-        colors = np.append(self.counts, self.other)
-        if 4 * size < colors.size:
-            # few users: pick them by their positions in the list of users (a uniform subset of the positions)
-            picked = self.gen.choice(total, size=size, replace=False, shuffle=False)
-            got = np.bincount(np.searchsorted(np.cumsum(colors), np.sort(picked), side="right"), minlength=colors.size)
-        else:
-            got = self.gen.multivariate_hypergeometric(colors, size, method="marginals")
+        got = draw_group(self.gen, np.append(self.counts, self.other), size)
         out = got[:-1]
         self.counts = self.counts - out
         self.other -= int(got[-1])
@@ -400,7 +394,7 @@ def _pem_rounds(
         elif size == 0:
             drawn = np.zeros_like(flat_rem)
         else:
-            drawn = gen.multivariate_hypergeometric(np.append(flat_rem, other), int(size), method="marginals")[:-1]
+            drawn = draw_group(gen, np.append(flat_rem, other), int(size))[:-1]
         left -= int(size)
         top = _top_positions(stage.counts(drawn, int(n_round)), K, stage.gen)
         kept, kept_len = cand[top], ell
@@ -515,7 +509,7 @@ def _class_split(table: np.ndarray, sizes: np.ndarray, gen: np.random.Generator)
     left = table.sum(axis=1)
     out = np.zeros((sizes.size, left.size), dtype=np.int64)
     for j, s in enumerate(sizes):
-        out[j] = left if j == sizes.size - 1 else gen.multivariate_hypergeometric(left, int(s), method="marginals")
+        out[j] = left if j == sizes.size - 1 else draw_group(gen, left, int(s))
         left = left - out[j]
     return out
 
@@ -527,7 +521,7 @@ def _sub_table(table: np.ndarray, per_class: np.ndarray, gen: np.random.Generato
         if m == table[C].sum():
             out[C] = table[C]
         elif m > 0:
-            out[C] = gen.multivariate_hypergeometric(table[C], int(m), method="marginals")
+            out[C] = draw_group(gen, table[C], int(m))
     return out
 
 
