@@ -163,6 +163,29 @@ def test_calibration_returns_the_largest_feasible_budget(method):
     assert cal.tpl_profile(C, bis.epsilon, method).max() <= eps_bar + 1e-12
 
 
+def test_prepared_alg2_tpl_is_the_pairwise_rule_to_the_bit():
+    """TPLFunction sorts each pair of rows once for every ε: the same floats as Algorithm 2 pair by pair."""
+    rng = np.random.default_rng(5)
+    sizes = [2, 3, 2, 4, 1]  # mixed shapes, and a constant attribute (1 value) that leaks nothing
+    codes = np.column_stack([rng.integers(0, k, 4000) for k in sizes])
+    codes[:, 1] = np.where(rng.random(4000) < 0.6, codes[:, 0], codes[:, 1])  # some dependence
+    C = _conds(codes, sizes)
+    prepared = cal.TPLFunction(C)
+    rule = tc.cpl_function("alg2")
+    for eps in (0.0, 0.01, 0.5, 1.0, 3.7, 20.0):
+        expected = cal._tpl(cal._check_conditionals(C), eps, rule)
+        assert prepared(eps).tolist() == expected.tolist()
+        assert cal.tpl_profile(C, eps).tolist() == expected.tolist()
+    for eps_bar in (0.7, 2.0, 5.0):
+        a, b = cal.calibrate_budget(prepared, eps_bar), cal.calibrate_budget(C, eps_bar)
+        assert (a.epsilon, a.max_tpl) == (b.epsilon, b.max_tpl)
+    assert cal.calibrate_budget(cal.TPLFunction(C, "grr"), 2.0) == cal.calibrate_budget(C, 2.0, method="grr")
+    with pytest.raises(ValueError, match="prepared for method 'alg2'"):
+        cal.calibrate_budget(prepared, 2.0, method="grr")
+    with pytest.raises(ValueError, match="epsilon"):
+        prepared(-1.0)
+
+
 def test_algorithm3_as_printed_overshoots():
     codes, sizes = toy_codes(7)
     C = _conds(codes, sizes)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from ldp.cpl import attacks as at
 from ldp.cpl import calibration as cal
@@ -11,6 +12,7 @@ from ldp.cpl import datasets as ds
 from ldp.cpl import statistical as st
 from ldp.cpl import tcpl as tc
 from ldp.cpl import trials as tr
+from ldp.oracles import GRR
 from ldp.tables import CodedTable
 
 
@@ -117,6 +119,23 @@ def test_grr_zero_one_matches_its_expectation():
     expected = 1 / (1 + np.exp(e))  # binary GRR flips with this probability
     got = tr.grr_zero_one(codes, e, rng=1)
     assert abs(got - expected) < 5 * np.sqrt(expected * (1 - expected) / codes.size)
+    # the law of the per-record perturbation: mean and variance over repeated draws
+    gen = np.random.default_rng(2)
+    draws = np.array([tr.grr_zero_one(codes, e, rng=gen) for _ in range(4000)])
+    var = expected * (1 - expected) / codes.size
+    assert abs(draws.mean() - expected) < 5 * np.sqrt(var / draws.size)
+    assert abs(draws.var(ddof=1) / var - 1) < 5 * np.sqrt(2 / (draws.size - 1))
+    grr = GRR(e, 2)
+    per_record = [
+        tc.zero_one_error(np.column_stack([grr.perturb(c, gen) for c in codes[:500].T]), codes[:500])
+        for _ in range(400)
+    ]
+    count_level = [tr.grr_zero_one(codes[:500], e, rng=gen) for _ in range(400)]
+    assert stats.ks_2samp(per_record, count_level).pvalue > 1e-3
+    with pytest.raises(ValueError, match="binary"):
+        tr.grr_zero_one(codes + 1, e)
+    with pytest.raises(ValueError, match="2-D"):
+        tr.grr_zero_one(codes[:, 0], e)
 
 
 def test_cross_paper_helpers_on_adult():

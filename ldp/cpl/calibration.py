@@ -34,10 +34,11 @@ import numpy as np
 
 from .._checks import check_epsilon
 from .tcpl import cpl_function
-from .theory import check_release_channel, conditional
+from .theory import _alg2_prefix_ratios, _alg2_prefix_sums, check_release_channel, conditional
 
 __all__ = [
     "CalibrationResult",
+    "TPLFunction",
     "tpl_profile",
     "calibrate_budget",
     "algorithm3_as_printed",
@@ -80,8 +81,29 @@ def _check_conditionals(C: Sequence[Sequence[Any]]) -> list[list[np.ndarray | No
 
 def tpl_profile(conditionals: Sequence[Sequence[Any]], epsilon: float, method: Any = "alg2") -> np.ndarray:
     """``TPL_i(ε) = ε + Σ_{j≠i} CPL(P(X_j | X_i), ε)`` for every attribute ``i`` (Eq. (6), δ = 0)."""
-    C = _check_conditionals(conditionals)
-    return _tpl(C, check_epsilon(epsilon, allow_zero=True), cpl_function(method))
+    return TPLFunction(conditionals, method)(epsilon)
+
+
+class TPLFunction:
+    """``ε -> TPL(ε)`` (:func:`tpl_profile`) for one set of conditionals, checked and prepared once.
+
+    For many budgets on the same conditionals (a calibration curve): pass it to :func:`calibrate_budget`
+    instead of the nested list.  Under ``"alg2"`` each pair of rows is sorted once for every ε
+    (:class:`_Alg2TPL`); any other rule is evaluated pair by pair, as :func:`tpl_profile` does.
+    """
+
+    def __init__(self, conditionals: Sequence[Sequence[Any]], method: Any = "alg2") -> None:
+        self.C = _check_conditionals(conditionals)
+        self.n = len(self.C)
+        self.method = method
+        if isinstance(method, str) and method == "alg2":
+            self._tpl: Callable[[float], np.ndarray] = _Alg2TPL(self.C)
+        else:
+            rule = cpl_function(method)
+            self._tpl = lambda eps: _tpl(self.C, eps, rule)
+
+    def __call__(self, epsilon: float) -> np.ndarray:
+        return self._tpl(check_epsilon(epsilon, allow_zero=True))
 
 
 def _tpl(C: list[list[np.ndarray | None]], eps: float, rule: Any) -> np.ndarray:
@@ -95,11 +117,49 @@ def _tpl(C: list[list[np.ndarray | None]], eps: float, rule: Any) -> np.ndarray:
     return out
 
 
+class _Alg2TPL:
+    """``ε -> TPL(ε)`` under Algorithm 2 (δ = 0), the same numbers as ``_tpl(C, ε, cpl_function("alg2"))``.
+
+    Algorithm 2 sorts each pair of rows by their output ratios, which do not depend on ε: the prefix sums
+    (:func:`ldp.cpl.theory._alg2_prefix_sums`) are computed once per conditional, stacked by shape, and each ε
+    costs a few array operations instead of one sort per conditional and pair of rows.  The arithmetic per
+    element, the maximum, ``math.log`` and the order of the sum over ``j`` are those of :func:`ldp.cpl.theory.cpl_alg2`
+    and :func:`_tpl`, so the result is identical to the bit.
+    """
+
+    def __init__(self, C: list[list[np.ndarray | None]]) -> None:
+        self.n = len(C)
+        groups: dict[tuple[int, ...], list[tuple[int, int, np.ndarray, np.ndarray]]] = {}
+        for i in range(self.n):
+            for j in range(self.n):
+                P = C[i][j]
+                if i != j and P.shape[0] >= 2 and P.shape[1] >= 2:
+                    groups.setdefault(P.shape, []).append((i, j, *_alg2_prefix_sums(P)))
+        self.groups = []
+        for (m, _), pairs in groups.items():
+            rows = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+            A, B = np.stack([p[2] for p in pairs]), np.stack([p[3] for p in pairs])
+            self.groups.append((rows, A, B, np.eye(m, dtype=bool)))
+
+    def __call__(self, eps: float) -> np.ndarray:
+        lam = math.expm1(eps)
+        L = np.zeros((self.n, self.n))
+        for (i, j), A, B, diag in self.groups:
+            best = _alg2_prefix_ratios(A, B, lam).max(axis=-1)
+            best[:, diag] = 1.0
+            hmax = best.reshape(len(i), -1).max(axis=1)
+            L[i, j] = [min(math.log(h), eps) if h > 1.0 else 0.0 for h in hmax.tolist()]
+        out = np.full(self.n, eps)
+        for j in range(self.n):  # j by j, as _tpl adds them (a diagonal or constant pair adds 0.0)
+            out += L[:, j]
+        return out
+
+
 def calibrate_budget(
-    conditionals: Sequence[Sequence[Any]],
+    conditionals: Sequence[Sequence[Any]] | TPLFunction,
     eps_bar: float,
     *,
-    method: Any = "alg2",
+    method: Any = None,
     step: float = 0.01,
     search: str = "grid",
 ) -> CalibrationResult:
@@ -107,13 +167,15 @@ def calibrate_budget(
 
     Parameters
     ----------
-    conditionals : n x n nested list
-        ``conditionals[i][j] = P(X_j | X_i)`` (rows sum to 1), diagonal ignored.
+    conditionals : n x n nested list, or TPLFunction
+        ``conditionals[i][j] = P(X_j | X_i)`` (rows sum to 1), diagonal ignored; or
+        :class:`TPLFunction` of them, prepared once for many ``eps_bar``.
     eps_bar : float
         The allowed total leakage per attribute ``ε̄``.
-    method : str or callable
+    method : str or callable, optional
         Pairwise CPL rule (:func:`ldp.cpl.tcpl.cpl_function`): ``"alg2"`` (any ε-LDP
-        mechanism, default) or ``"grr"`` (Algorithm 1 for GRR), ...
+        mechanism, the default) or ``"grr"`` (Algorithm 1 for GRR), ...; a
+        :class:`TPLFunction` carries its own (a different ``method`` is an error).
     step : float
         Grid step ``Δ`` (paper: 0.01).
     search : {"grid", "bisect"}
@@ -127,18 +189,22 @@ def calibrate_budget(
         If even ``ε̄/n`` is infeasible (impossible for ``"alg2"``, whose CPLs never
         exceed the budget, but possible for a custom rule).
     """
-    C = _check_conditionals(conditionals)
+    if isinstance(conditionals, TPLFunction):
+        if method is not None and method != conditionals.method:
+            raise ValueError(f"conditionals were prepared for method {conditionals.method!r}, not {method!r}")
+        tpl = conditionals
+    else:
+        tpl = TPLFunction(conditionals, "alg2" if method is None else method)
     eps_bar = check_epsilon(eps_bar, "eps_bar")
     step = check_epsilon(step, "step")
-    rule = cpl_function(method)
     evals = 0
 
     def worst(e: float) -> float:
         nonlocal evals
         evals += 1
-        return float(_tpl(C, e, rule).max())
+        return float(tpl(e).max())
 
-    start = eps_bar / len(C)
+    start = eps_bar / tpl.n
     tol = 1e-12 * eps_bar
     w0 = worst(start)
     if w0 > eps_bar + tol:

@@ -270,8 +270,13 @@ def alg2_pair(g: Any, gp: Any, epsilon: float, delta: float = 0.0, *, tie: str =
     return Alg2Pair(float(value), np.array(chosen, dtype=np.int64), float(A), float(B), float(delta * A))
 
 
-def _alg2_all_pairs(P: np.ndarray, lam: float, tie: str) -> tuple[np.ndarray, np.ndarray]:
-    """H̄* and A_{S*} for every ordered pair of rows (diagonal set to H̄* = 1, A = 0)."""
+def _alg2_prefix_sums(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``A`` and ``B`` of every prefix of the ratio-sorted outputs, for every ordered pair of rows of ``P``.
+
+    Shape ``(m, m, t + 1)``: ``A[x, x', s]`` (``B``) is the mass of row ``x`` (``x'``) on the ``s`` outputs with
+    the largest ratio ``P[x, u] / P[x', u]``.  The order does not depend on ε, so these sums serve every budget:
+    ``H̄* = max_s (1 + λA) / (1 + λB)`` (:func:`_alg2_prefix_ratios`).
+    """
     m, t = P.shape
     G = np.broadcast_to(P[:, None, :], (m, m, t))
     Gp = np.broadcast_to(P[None, :, :], (m, m, t))
@@ -283,7 +288,19 @@ def _alg2_all_pairs(P: np.ndarray, lam: float, tie: str) -> tuple[np.ndarray, np
     Gps = np.take_along_axis(Gp, order, axis=-1)
     A = np.concatenate([np.zeros((m, m, 1)), np.cumsum(Gs, axis=-1)], axis=-1)
     B = np.concatenate([np.zeros((m, m, 1)), np.cumsum(Gps, axis=-1)], axis=-1)
-    H = (1.0 + lam * A) / (1.0 + lam * B)
+    return A, B
+
+
+def _alg2_prefix_ratios(A: np.ndarray, B: np.ndarray, lam: float) -> np.ndarray:
+    """``(1 + λA_s) / (1 + λB_s)`` for every prefix of :func:`_alg2_prefix_sums` (any leading axes)."""
+    return (1.0 + lam * A) / (1.0 + lam * B)
+
+
+def _alg2_all_pairs(P: np.ndarray, lam: float, tie: str) -> tuple[np.ndarray, np.ndarray]:
+    """H̄* and A_{S*} for every ordered pair of rows (diagonal set to H̄* = 1, A = 0)."""
+    m = P.shape[0]
+    A, B = _alg2_prefix_sums(P)
+    H = _alg2_prefix_ratios(A, B, lam)
     best = H.max(axis=-1)
     # greedy (Theorem IV.6) = best prefix; the tie rule picks the first or the last maximiser
     at_max = H >= best[..., None] * (1.0 - TIE_RTOL)

@@ -217,15 +217,15 @@ def calibration_curve(
     conditionals: above ``ε̄`` means the public calibration over-spends.
     """
     n = check_int(len(truth), "n", minimum=1)
+    tpl_truth = cal.TPLFunction(truth, method)
+    tpl_public = None if public is None else cal.TPLFunction(public, method)
     rows = []
     for eb in eps_bars:
-        g = cal.calibrate_budget(truth, eb, method=method, step=step)
+        g = cal.calibrate_budget(tpl_truth, eb, step=step)
         row = dict(eps_bar=eb, spl=eb / n, calibrated=g.epsilon, max_tpl=g.max_tpl)
-        if public is not None:
-            p = cal.calibrate_budget(public, eb, method=method, step=step)
-            row.update(
-                calibrated_public=p.epsilon, max_tpl_truth_public=float(cal.tpl_profile(truth, p.epsilon, method).max())
-            )
+        if tpl_public is not None:
+            p = cal.calibrate_budget(tpl_public, eb, step=step)
+            row.update(calibrated_public=p.epsilon, max_tpl_truth_public=float(tpl_truth(p.epsilon).max()))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -472,11 +472,22 @@ def binned_mean_sd(x: Any, y: Any, bins: Any) -> pd.DataFrame:
 
 
 def grr_zero_one(codes: Any, epsilon: float, rng: Any = None) -> float:
-    """Fig. 8(b): normalised 0-1 error (Eq. (24)) of binary ``codes`` perturbed with GRR at ``epsilon`` each."""
+    """Fig. 8(b): normalised 0-1 error (Eq. (24)) of binary ``codes`` perturbed with GRR at ``epsilon`` each.
+
+    Drawn at count level: binary GRR reports the other value with probability ``1/(1 + e^ε)``,
+    independently for every record and attribute, so the number of wrong records of one attribute
+    is ``Bin(N, 1/(1 + e^ε))`` and the error (the mean over attributes of that number over ``N``)
+    has the law it has when every record is perturbed.
+    """
     gen = as_generator(rng)
-    codes = np.asarray(codes, dtype=np.int64)
+    codes = np.asarray(codes)
+    if codes.ndim != 2 or codes.size == 0 or not np.issubdtype(codes.dtype, np.integer):
+        raise ValueError(f"codes must be a non-empty 2-D integer array (records x attributes), got {codes.shape}")
+    if codes.min() < 0 or codes.max() > 1:
+        raise ValueError("codes must be binary (0 or 1): the 0-1 error of Fig. 8(b) is for binary attributes")
     grr = at.make_oracle("GRR", epsilon, 2)
-    return tc.zero_one_error(np.column_stack([grr.perturb(c, gen) for c in codes.T]), codes)
+    n, attributes = codes.shape
+    return float(np.mean(gen.binomial(n, 1.0 - grr.p, size=attributes) / n))
 
 
 # ----------------------------------------------------------------------------- cross-paper
