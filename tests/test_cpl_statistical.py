@@ -48,6 +48,33 @@ def test_record_level_tables_follow_the_count_level_law(name):
     assert fast.shape == table.shape and np.array_equal(fast.sum(1), table.sum(1))
 
 
+def test_two_level_channels_are_summed_as_keep_or_uniform_with_the_multinomials_law():
+    """_sum_of_multinomials: a two-level channel of 3+ values takes the keep-or-uniform mixture (2t draws);
+    its outputs have the law of one multinomial per neighbour value, summed."""
+    t, trials = 4, 20_000
+    K = at.two_level_channel(0.55, t)
+    N = np.array([3, 0, 5, 2])
+    gen = np.random.default_rng(21)
+    mixture = st._sum_of_multinomials(gen, np.tile(N, (trials, 1)), K)
+    direct = gen.multinomial(np.tile(N, (trials, 1)), K).sum(axis=-2)
+    assert mixture.shape == direct.shape == (trials, t) and (mixture.sum(axis=1) == N.sum()).all()
+    mean, cov = N @ K, sum(n * (np.diag(k) - np.outer(k, k)) for n, k in zip(N, K))
+    se = np.sqrt(np.diag(cov) / trials)
+    assert np.all(np.abs(mixture.mean(axis=0) - mean) < 5 * se)
+    assert np.allclose(np.cov(mixture.T), cov, atol=5 * np.sqrt(2 / trials) * np.diag(cov).max())
+    a, b = [tuple(r) for r in mixture], [tuple(r) for r in direct]
+    keys = sorted(set(a) | set(b))
+    ca, cb = np.array([a.count(k) for k in keys]), np.array([b.count(k) for k in keys])
+    ok = (ca + cb) >= 10
+    table = np.vstack([np.append(ca[ok], ca[~ok].sum()), np.append(cb[ok], cb[~ok].sum())])
+    assert stats.chi2_contingency(table[:, table.sum(axis=0) > 0])[1] > 1e-3
+    # binary and non-two-level channels keep the multinomial draws (the same stream as before)
+    for K2 in (GRR(1.0, 2).channel(), np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8]])):
+        M = np.tile(np.arange(1, K2.shape[0] + 1), (5, 1))
+        got = st._sum_of_multinomials(np.random.default_rng(3), M, K2)
+        assert np.array_equal(got, np.random.default_rng(3).multinomial(M, K2).sum(axis=-2))
+
+
 def test_fast_and_record_level_cpl_means_agree():
     N, r, eps, reps = 2000, 50, 1.0, 12
     codes = appk_sample(N, 2)
@@ -114,7 +141,10 @@ def test_statistical_cpl_converges_to_algorithm1_within_its_standard_error(direc
         sem = 3 * sigma / math.sqrt(DRAWS)
         assert truth - sem <= draws.mean() <= truth + bias + sem, (r, draws.mean(), truth, sigma)
         widths.append(bias + sem)
-    assert widths[-1] < widths[0] / 30  # ~1/sqrt(r)
+    # ~1/sqrt(r): from r = 1 to 1000 the width shrinks by sqrt(1000), up to the draws' SD standing in for the
+    # delta-method one: an SD from DRAWS draws exceeds σ by at most sqrt(χ²_{0.999, D-1} / (D-1)) (1.86 for D = 8)
+    inflation = math.sqrt(stats.chi2.ppf(0.999, DRAWS - 1) / (DRAWS - 1))
+    assert widths[-1] < widths[0] / (math.sqrt(1000) / inflation)
     assert widths[-1] < 0.01
 
 
@@ -163,6 +193,31 @@ def test_multi_column_w_and_joint_table_law():
     tpl = st.cpl_from_counts(table)
     single = [st.statistical_cpl(x, inferred[:, j], 2, 2) for j in (1, 2)]
     assert tpl <= eps + sum(single) + 0.1
+
+
+@pytest.mark.parametrize("top", [2, 300, 70_000])  # one-, two- and three-byte codes
+def test_joint_table_patterns_in_the_order_of_np_unique(top):
+    """simulate_joint_table groups records by packed keys: the patterns, counts and order of np.unique(axis=0),
+    so the draw from one seed is the one the np.unique grouping gave (to the bit)."""
+    gen = np.random.default_rng(top)
+    sizes = [3, top, 2]
+    codes = np.column_stack([gen.integers(0, k, 5000) for k in sizes])
+    K3, K2 = GRR(1.0, 3).channel(), GRR(1.0, 2).channel()
+    if top <= 300:
+        primary, released, channels = 0, [0, 1, 2], [K3, GRR(1.0, top).channel(), K2]
+    else:  # too many values for a channel: the wide attribute is the primary one
+        primary, released, channels = 1, [0, 2], [K3, K2]
+    got = st.simulate_joint_table(codes, sizes, primary, released, channels, 3, rng=4)
+    # the grouping as it was: np.unique over the rows of (primary, released...)
+    patterns, counts = np.unique(codes[:, [primary] + released], axis=0, return_counts=True)
+    pvals = np.ones((patterns.shape[0], 1))
+    for i, K in enumerate(channels):
+        pvals = (pvals[:, :, None] * K[patterns[:, 1 + i]][:, None, :]).reshape(patterns.shape[0], -1)
+    pvals /= pvals.sum(axis=1, keepdims=True)
+    draws = np.random.default_rng(4).multinomial(counts * 3, pvals)
+    expected = np.zeros_like(got)
+    np.add.at(expected, patterns[:, 0], draws)
+    assert np.array_equal(got, expected)
 
 
 def test_surrogate_count_level_equals_record_level_permutations():
