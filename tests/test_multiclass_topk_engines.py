@@ -75,7 +75,7 @@ def test_round_pool_draw_is_the_hypergeometric_cut_of_a_random_permutation(size)
     [
         ([2, 0, 1, 3, 1, 2, 0, 4, 1, 1, 2, 3], 2, "positions"),  # a group smaller than a quarter of the colours
         ([6, 0, 3, 9, 1, 4], 9, "count"),  # few users per colour: numpy's partial shuffle
-        ([60, 0, 30, 90, 10, 40], 9, "marginals"),  # many users per colour: one hypergeometric draw per colour
+        ([120, 0, 60, 180, 20, 80], 9, "marginals"),  # many users per colour: one hypergeometric draw per colour
     ],
 )
 def test_draw_group_is_the_cut_of_a_random_permutation_by_each_algorithm(colors, size, method):

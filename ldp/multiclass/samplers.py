@@ -51,8 +51,9 @@ def _nonneg_int_array(x: Any, name: str) -> np.ndarray:
 
 #: "count" (numpy's partial shuffle of all the users) is the cheaper exact algorithm while there are at most this
 #: many users per colour; above it, one hypergeometric draw per colour ("marginals") costs less (measured at
-#: 95-20,000 colours and 2,000-6,000,000 users: count 3-8x faster at 5-13 users per colour, 4x slower at 60)
-_COUNT_USERS_PER_COLOUR = 20
+#: 95-20,000 colours and 2,000-6,000,000 users: count 2-8x faster at 5-32 users per colour, on par at 45-60,
+#: 4x slower at 60 on 20,000 colours)
+_COUNT_USERS_PER_COLOUR = 40
 
 
 def draw_group(gen: np.random.Generator, colors: np.ndarray, size: int) -> np.ndarray:
