@@ -13,7 +13,7 @@ from scipy import stats
 from ldp.multiclass import topk as T
 from ldp.multiclass import topk_engines as E
 from ldp.multiclass.frameworks import table_to_pairs
-from ldp.multiclass.samplers import draw_group, group_method, grr_stay_arrive
+from ldp.multiclass.samplers import _draw_group, _group_method, grr_stay_arrive
 from ldp.oracles import GRR
 
 ALPHA = 1e-3
@@ -80,10 +80,10 @@ def test_round_pool_draw_is_the_hypergeometric_cut_of_a_random_permutation(size)
 )
 def test_draw_group_is_the_cut_of_a_random_permutation_by_each_algorithm(colors, size, method):
     colors = np.array(colors, dtype=np.int64)
-    assert group_method(int(colors.sum()), colors.size, size) == method
+    assert _group_method(int(colors.sum()), colors.size, size) == method
     gen, trials = np.random.default_rng(3), 4000
     users = np.repeat(np.arange(colors.size), colors)
-    drawn = np.array([draw_group(gen, colors, size) for _ in range(trials)])
+    drawn = np.array([_draw_group(gen, colors, size) for _ in range(trials)])
     cut = np.array([np.bincount(gen.permutation(users)[:size], minlength=colors.size) for _ in range(trials)])
     assert (drawn.sum(axis=1) == size).all() and (drawn <= colors).all()
     for j in np.flatnonzero(colors):

@@ -132,6 +132,12 @@ def test_dataset_adapters_look_up_by_name():
     assert trials.syn_topk_on(syn, "SYN4", 2, "PTS-opt", rng=1, k=5) == trials.topk_trial(
         data["d"], "PTS-opt", 4.0, 5, rng=1, use_global=False, b=None
     )
+    # the paper's text reading: PTS-opt with its global stage and b-test, as on every other data set
+    assert trials.syn_topk_on(syn, "SYN4", 2, "PTS-opt", rng=1, k=5, syn4_reading="paper") == trials.topk_trial(
+        data["d"], "PTS-opt", 4.0, 5, rng=1
+    )
+    with pytest.raises(ValueError, match="syn4_reading"):
+        trials.syn_topk_on(syn, "SYN4", 2, "PTS-opt", rng=1, k=5, syn4_reading="text")
     assert trials.budget_split_on({2: data["d"]}, 2, 0.5, rng=2, k=5) == trials.budget_split_trial(
         data["d"], 0.5, 4.0, 5, rng=2
     )

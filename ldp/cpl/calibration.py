@@ -189,12 +189,7 @@ def calibrate_budget(
         If even ``ε̄/n`` is infeasible (impossible for ``"alg2"``, whose CPLs never
         exceed the budget, but possible for a custom rule).
     """
-    if isinstance(conditionals, TPLFunction):
-        if method is not None and method != conditionals.method:
-            raise ValueError(f"conditionals were prepared for method {conditionals.method!r}, not {method!r}")
-        tpl = conditionals
-    else:
-        tpl = TPLFunction(conditionals, "alg2" if method is None else method)
+    tpl = _as_tpl_function(conditionals, method)
     eps_bar = check_epsilon(eps_bar, "eps_bar")
     step = check_epsilon(step, "step")
     evals = 0
@@ -216,6 +211,15 @@ def calibrate_budget(
     else:
         raise ValueError(f"search must be 'grid' or 'bisect', got {search!r}")
     return CalibrationResult(eps, w, evals)
+
+
+def _as_tpl_function(conditionals: Any, method: Any) -> TPLFunction:
+    """``conditionals`` as a :class:`TPLFunction` (``method`` None: its own, or ``"alg2"`` for a nested list)."""
+    if isinstance(conditionals, TPLFunction):
+        if method is not None and method != conditionals.method:
+            raise ValueError(f"conditionals were prepared for method {conditionals.method!r}, not {method!r}")
+        return conditionals
+    return TPLFunction(conditionals, "alg2" if method is None else method)
 
 
 def _grid_search(

@@ -30,7 +30,6 @@ from .._checks import as_generator, check_probability
 from ..oracles import OUE, UnaryEncoding
 
 __all__ = [
-    "draw_group",
     "split_table",
     "grr_reported_labels",
     "grr_stay_arrive",
@@ -56,7 +55,7 @@ def _nonneg_int_array(x: Any, name: str) -> np.ndarray:
 _COUNT_USERS_PER_COLOUR = 40
 
 
-def draw_group(gen: np.random.Generator, colors: np.ndarray, size: int) -> np.ndarray:
+def _draw_group(gen: np.random.Generator, colors: np.ndarray, size: int) -> np.ndarray:
     """How many users of each colour a uniformly random group of ``size`` of the users counted by ``colors`` holds.
 
     The multivariate hypergeometric law, by the cheapest of three exact algorithms: for a small group, ``size``
@@ -65,15 +64,15 @@ def draw_group(gen: np.random.Generator, colors: np.ndarray, size: int) -> np.nd
     draw per colour).  ``colors`` must be a 1-D int64 array and ``0 <= size <= colors.sum()`` (not checked here).
     """
     total = int(colors.sum())
-    method = group_method(total, colors.size, size)
+    method = _group_method(total, colors.size, size)
     if method == "positions":
         picked = gen.choice(total, size=size, replace=False, shuffle=False)
         return np.bincount(np.searchsorted(np.cumsum(colors), np.sort(picked), side="right"), minlength=colors.size)
     return gen.multivariate_hypergeometric(colors, size, method=method)
 
 
-def group_method(total: int, n_colors: int, size: int) -> str:
-    """Which algorithm :func:`draw_group` uses for ``size`` of ``total`` users of ``n_colors`` colours."""
+def _group_method(total: int, n_colors: int, size: int) -> str:
+    """Which algorithm :func:`_draw_group` uses for ``size`` of ``total`` users of ``n_colors`` colours."""
     if 4 * size < n_colors:
         return "positions"
     return "count" if total <= _COUNT_USERS_PER_COLOUR * n_colors else "marginals"

@@ -49,7 +49,7 @@ from .._checks import as_generator, check_choice, check_int
 from ..oracles import GRR
 from ..tables import ProductDomain
 from .frameworks import table_to_pairs
-from .samplers import bucket_counts, draw_group, grr_stay_arrive
+from .samplers import _draw_group, bucket_counts, grr_stay_arrive
 
 __all__ = [
     "ROUTES",
@@ -318,7 +318,7 @@ class RoundPool:
             return out
         if size == 0:
             return np.zeros_like(self.counts)
-        got = draw_group(self.gen, np.append(self.counts, self.other), size)
+        got = _draw_group(self.gen, np.append(self.counts, self.other), size)
         out = got[:-1]
         self.counts = self.counts - out
         self.other -= int(got[-1])
@@ -394,7 +394,7 @@ def _pem_rounds(
         elif size == 0:
             drawn = np.zeros_like(flat_rem)
         else:
-            drawn = draw_group(gen, np.append(flat_rem, other), int(size))[:-1]
+            drawn = _draw_group(gen, np.append(flat_rem, other), int(size))[:-1]
         left -= int(size)
         top = _top_positions(stage.counts(drawn, int(n_round)), K, stage.gen)
         kept, kept_len = cand[top], ell
@@ -509,7 +509,7 @@ def _class_split(table: np.ndarray, sizes: np.ndarray, gen: np.random.Generator)
     left = table.sum(axis=1)
     out = np.zeros((sizes.size, left.size), dtype=np.int64)
     for j, s in enumerate(sizes):
-        out[j] = left if j == sizes.size - 1 else draw_group(gen, left, int(s))
+        out[j] = left if j == sizes.size - 1 else _draw_group(gen, left, int(s))
         left = left - out[j]
     return out
 
@@ -521,7 +521,7 @@ def _sub_table(table: np.ndarray, per_class: np.ndarray, gen: np.random.Generato
         if m == table[C].sum():
             out[C] = table[C]
         elif m > 0:
-            out[C] = draw_group(gen, table[C], int(m))
+            out[C] = _draw_group(gen, table[C], int(m))
     return out
 
 
