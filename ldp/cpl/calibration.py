@@ -269,16 +269,15 @@ def algorithm3_as_printed(
     ``j = i`` contributing ``ε̃``; the increment after the violating evaluation
     returns a budget whose TPL exceeds ``ε̄``.
     """
-    C = _check_conditionals(conditionals)
+    tpl = TPLFunction(conditionals, method)
     eps_bar = check_epsilon(eps_bar, "eps_bar")
     step = check_epsilon(step, "step")
-    rule = cpl_function(method)
-    eps_t = eps_bar / len(C)
+    eps_t = eps_bar / tpl.n
     L = 0.0
     for _ in range(max_steps):
         if not L < eps_bar:
             return eps_t
-        L = max(L, float(_tpl(C, eps_t, rule).max()))
+        L = max(L, float(tpl(eps_t).max()))
         eps_t += step
     raise ValueError(f"Algorithm 3 did not stop within max_steps={max_steps}")
 

@@ -29,14 +29,7 @@ import numpy as np
 from .._checks import as_generator, check_probability
 from ..oracles import OUE, UnaryEncoding
 
-__all__ = [
-    "split_table",
-    "grr_reported_labels",
-    "grr_stay_arrive",
-    "ue_counts",
-    "vp_counts",
-    "bucket_counts",
-]
+__all__ = ["split_table", "grr_reported_labels", "grr_stay_arrive", "ue_counts", "vp_counts", "bucket_counts"]
 
 
 def _nonneg_int_array(x: Any, name: str) -> np.ndarray:
