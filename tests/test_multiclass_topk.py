@@ -78,15 +78,17 @@ def test_miners_find_the_truth_at_large_epsilon(route):
 
     Not every run: PTJ's invalid users still report random pairs, which can push a class's fifth pair
     out of the ``c·k`` kept (F1 below 0.9 for 2 to 4 of 40 seeds we tried, on either route and on the
-    per-user miners before the routes were merged), so the F1 is averaged
-    over five runs."""
+    per-user miners before the routes were merged), and HEC misses a pair in about half of its runs, so the
+    F1 is averaged over 20 runs.  Over 40 seeds the means are 0.93-0.94 for HEC (runs' SD 0.06, so the 20-run
+    mean's SD is about 0.013) and 0.95-1.0 for the others; 0.88 lies four of those SDs below HEC's.  A five-run
+    mean, as this test once took, fell below 0.9 for HEC on one stream of the count route (0.88)."""
     rng = np.random.default_rng(0)
     d = 600
     tab = np.stack([rng.permutation((4000 * 0.8 ** np.arange(d)).astype(np.int64) + 1) for _ in range(3)])
     truth = T.true_topk(tab, 5)
     for method in T.METHODS:
-        f1 = [T.score_topk(T.mine_topk(method, tab, 5, 30.0, rng=s, route=route).items, truth)["f1"] for s in range(5)]
-        assert np.mean(f1) >= 0.9, (method, f1)
+        f1 = [T.score_topk(T.mine_topk(method, tab, 5, 30.0, rng=s, route=route).items, truth)["f1"] for s in range(20)]
+        assert np.mean(f1) >= 0.88, (method, f1)
 
 
 def test_metrics_hand_computed():

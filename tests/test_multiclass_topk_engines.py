@@ -74,8 +74,9 @@ def test_round_pool_draw_is_the_hypergeometric_cut_of_a_random_permutation(size)
     "colors, size, method",
     [
         ([2, 0, 1, 3, 1, 2, 0, 4, 1, 1, 2, 3], 2, "positions"),  # a group smaller than a quarter of the colours
-        ([6, 0, 3, 9, 1, 4], 9, "count"),  # few users per colour: numpy's partial shuffle
-        ([120, 0, 60, 180, 20, 80], 9, "marginals"),  # many users per colour: one hypergeometric draw per colour
+        ([6, 0, 3, 9, 1, 4], 17, "thinning"),  # few users per colour, the correction by positions
+        ([120, 0, 60, 180, 20, 80], 230, "thinning"),  # many users per colour
+        ([1200, 0, 600, 1800, 200, 800], 2300, "thinning"),  # corrections of about 30 users, often thinned again
     ],
 )
 def test_draw_group_is_the_cut_of_a_random_permutation_by_each_algorithm(colors, size, method):
@@ -114,7 +115,7 @@ def test_round_pool_rounds_after_merging_dead_values_keep_the_law():
         E.RoundPool(counts, -1)
 
 
-# c = 2, the multinomial route, the per-mover route, and per-mover with binomial chains for the large cells
+# c = 2; four labels, some cells above the chain threshold (32 movers); per mover only; per mover with chains
 @pytest.mark.parametrize("c, d, top", [(2, 6, 6), (4, 3, 60), (12, 3, 6), (12, 30, 3)])
 def test_grr_stay_arrive_has_the_law_of_per_user_grr(c, d, top):
     gen = np.random.default_rng(c)
