@@ -153,6 +153,19 @@ def test_grr_stay_arrive_has_the_law_of_per_user_grr(c, d, top):
     assert _chi2_two_sample([(x[0], x[c]) for x in count_level], [(x[0], x[c]) for x in per_user]) > ALPHA
 
 
+def test_grr_stay_arrive_refuses_one_label_with_movers_and_keeps_c_2_and_empty_tables():
+    """One label leaves a mover nowhere to go (p < 1 is refused, not lost); c = 2 swaps; zeros give zeros."""
+    with pytest.raises(ValueError, match="one label"):
+        grr_stay_arrive([[50, 40]], 0.5, rng=0)
+    stay, arrive = grr_stay_arrive([[50, 40]], 1.0, rng=0)
+    assert stay.tolist() == [[50, 40]] and arrive.tolist() == [[0, 0]]
+    stay, arrive = grr_stay_arrive([[30, 4], [3, 25]], 0.7, rng=1)
+    assert (arrive == ([[3, 25], [30, 4]] - stay[::-1])).all()
+    for shape in ((3, 2), (5, 0)):
+        stay, arrive = grr_stay_arrive(np.zeros(shape, dtype=int), 0.4, rng=2)
+        assert stay.shape == arrive.shape == shape and not stay.any() and not arrive.any()
+
+
 def test_cp_last_round_counts_kept_labels_as_a_random_subset():
     """The valid (label kept) users of a class's last round: count level against a per-user cut."""
     stay, arrive, sizes, trials = np.array([6, 2, 5]), np.array([3, 7, 0]), [8, 15], 4000

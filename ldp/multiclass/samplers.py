@@ -169,8 +169,10 @@ def grr_stay_arrive(table: Any, p: float, rng: Any = None) -> tuple[np.ndarray, 
     if tab.ndim != 2:
         raise ValueError(f"table must be 2-D (classes x items), got shape {tab.shape}")
     p = check_probability(p, "p")
-    gen = as_generator(rng)
     c, d = tab.shape
+    if c == 1 and p < 1:
+        raise ValueError(f"a table with one label (row) leaves a mover nowhere to go: p must be 1, got {p!r}")
+    gen = as_generator(rng)
     stay = gen.binomial(tab, p)
     movers = tab - stay
     if c == 2:
