@@ -141,6 +141,27 @@ def test_simulate_reports_matches_the_channel_in_mean():
         cmp.simulate_reports(T, [1, 2, 3])
 
 
+def test_merging_outputs_of_equal_columns_keeps_ibu_and_the_channel_stochastic():
+    """IBU on the merged channel (each group's column summed, its counts added) gives IBU on the full one."""
+    from ldp.comparison import _merge_equal_outputs
+    from ldp.estimate import ibu
+
+    gen = np.random.default_rng(4)
+    base = gen.dirichlet(np.ones(5), size=4)  # 4 inputs, 5 distinct columns
+    full = np.concatenate([base, base[:, [1, 3]], base[:, [1]]], axis=1)  # columns 1 and 3 repeated
+    full /= full.sum(axis=1, keepdims=True)
+    counts = gen.integers(0, 50, size=full.shape[1]).astype(float)
+    merged, merged_counts = _merge_equal_outputs(full, counts)
+    assert merged.shape == (4, 5) and np.allclose(merged.sum(axis=1), 1.0, atol=1e-12)
+    assert merged_counts.sum() == counts.sum()
+    np.testing.assert_allclose(
+        ibu(merged, merged_counts, max_iter=500, tol=0.0), ibu(full, counts, max_iter=500, tol=0.0), rtol=0, atol=1e-12
+    )
+    same, same_counts = _merge_equal_outputs(base / base.sum(axis=1, keepdims=True), counts[:5])
+    assert np.array_equal(same_counts, counts[:5])  # no repeats: returned as they are
+    assert same.shape == (4, 5)
+
+
 def test_joint_error_vanishes_at_large_epsilon_and_is_reproducible(task):
     T = cmp.build_channel("GRR (pair)", task, 12.0)
     assert cmp.joint_error(task, T, rng=1) < 0.01
