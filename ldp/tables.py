@@ -143,11 +143,12 @@ def interval_labels(edges: Any) -> tuple[str, ...]:
 
 
 def equal_width_codes(values: Any, bins: int = 10, *, return_labels: bool = False) -> Any:
-    """Equal-width binning of ``[min, max]`` into ``bins`` codes ``0 .. bins - 1`` (``pandas.cut``).
+    """Equal-width binning of ``[min, max]`` into ``bins`` codes ``0 .. bins - 1``.
 
-    Bins are closed on the left, ``[e_i, e_{i+1})``; the maximum falls in the
-    last bin.  A constant column is all code 0.  With ``return_labels`` also the
-    bins' ``"[a, b)"`` labels.
+    Bins are closed on the left, ``[e_i, e_{i+1})``, with the edges of ``numpy.linspace(min, max, bins + 1)``;
+    the maximum falls in the last bin.  These are ``pandas.cut``'s codes (``right=False``), also when the range is
+    so small that some edges coincide (a range of a few subnormal numbers), where ``pandas.cut`` refuses the
+    edges.  A constant column is all code 0.  With ``return_labels`` also the bins' ``"[a, b)"`` labels.
     """
     bins = check_int(bins, "bins", minimum=1)
     v = np.asarray(values, dtype=float)
@@ -158,9 +159,8 @@ def equal_width_codes(values: Any, bins: int = 10, *, return_labels: bool = Fals
         codes = np.zeros(v.size, dtype=np.int64)
         labels = (f"[{lo:.6g}]",) + tuple(f"(empty bin {i})" for i in range(1, bins))
     else:
-        cut, edges = pd.cut(v, bins, right=False, labels=False, retbins=True)
-        codes = np.asarray(cut, dtype=np.int64)
-        edges[-1] = hi  # pandas widens the last edge by 0.1% so that the maximum is inside
+        edges = np.linspace(lo, hi, bins + 1)
+        codes = np.clip(np.searchsorted(edges, v, side="right") - 1, 0, bins - 1).astype(np.int64)
         labels = interval_labels(edges)
     return (codes, labels) if return_labels else codes
 
