@@ -310,20 +310,22 @@ def trials_needed(se: Any, trials: int, target: float, *, points: int = 1) -> in
     return n
 
 
-def paper_mean_se(our_se: Any, our_trials: int, paper_trials: int) -> np.ndarray:
+def paper_mean_se(our_se: Any, our_trials: Any, paper_trials: int) -> np.ndarray:
     """The standard error of the paper's own Monte Carlo value, estimated from our replicates.
 
     When the paper's number is a mean over ``paper_trials`` runs of an experiment we
     repeat ``our_trials`` times, one run's standard deviation is ``our_se * sqrt(our_trials)``
     and the paper's mean has standard error ``our_se * sqrt(our_trials / paper_trials)``
-    (``paper_trials = 1`` for a single run).  Pass it as ``paper_se=`` of
+    (``paper_trials = 1`` for a single run).  ``our_trials`` may give one count per element of
+    ``our_se`` (points that ran more trials than others).  Pass the result as ``paper_se=`` of
     :func:`agrees_within`, which compares the two means.
     """
     if our_trials is None or paper_trials is None:
         raise ValueError("paper_mean_se needs both trial counts: ours and the paper's")
-    n_ours = _count(our_trials, "our_trials", 2)
+    n_ours = np.array([_count(n, "our_trials", 2) for n in np.ravel(our_trials)], dtype=float)
     n_paper = _count(paper_trials, "paper_trials", 1)
-    return np.asarray(_nonneg(our_se, "our_se", array=True), dtype=float) * math.sqrt(n_ours / n_paper)
+    se = np.asarray(_nonneg(our_se, "our_se", array=True), dtype=float)
+    return se * np.sqrt(n_ours.reshape(np.shape(our_trials)) / n_paper)
 
 
 @dataclass(frozen=True)

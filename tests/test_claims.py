@@ -198,6 +198,9 @@ def test_paper_mean_se_scales_one_runs_sd_to_the_papers_trial_count():
     # 16 of our trials with s.e. 0.01: one run has s.d. 0.04; a 20-trial mean has s.e. 0.04 / sqrt(20)
     assert paper_mean_se(0.01, 16, 20) == pytest.approx(0.04 / np.sqrt(20))
     assert np.allclose(paper_mean_se([0.01, 0.02], 4, 1), [0.02, 0.04])  # a single published run
+    assert np.allclose(paper_mean_se([0.01, 0.01], [16, 4], 1), [0.04, 0.02])  # one trial count per point
+    with pytest.raises(ValueError):
+        paper_mean_se([0.01, 0.01], [16, 1], 20)
     for bad in ((0.01, None, 20), (0.01, 1, 20), (0.01, 16, 0), (-0.01, 16, 20)):
         with pytest.raises(ValueError):
             paper_mean_se(*bad)
