@@ -537,6 +537,7 @@ def ibu_batch(
     tol: float = 1e-12,
     init: Any = None,
     return_info: bool = False,
+    precision: str = "double",
 ) -> np.ndarray | tuple[np.ndarray, list[IBUInfo]]:
     """:func:`ibu` for many count vectors through one channel: row ``i`` of the result is
     ``ibu(channel, output_counts[i], ...)``.
@@ -564,6 +565,18 @@ def ibu_batch(
         Starting distribution of every row (uniform by default).
     return_info : bool
         Also return a list of B :class:`IBUInfo`, one per row.
+    precision : {"double", "single"}
+        ``"double"`` (default): every product in float64, as above.  ``"single"``: on a channel without
+        structure, the two matrix products of each step run in float32 (the channel, the rows and the ratios
+        ``frac / (πP)`` are float32; the estimates and their update stay float64).  Single
+        products run at about twice the float64 rate, but each step's factor then carries a relative error of
+        a few 1e-7, which does not shrink at the fixed point: over many steps the iterates drift from the
+        float64 ones, about linearly in the number of steps (on a random 1000 x 1000 channel with 2e5 reports
+        per row: at most 7e-7 absolute after 10^4 steps, against statistical standard deviations of
+        8e-4 to 2e-3 per value), and an L1 change ``tol`` much below 1e-7 may never be reached (on a random
+        200 x 300 channel, 10^-7 took between 1 % fewer and 14 % more steps than float64; 10^-8 was not reached in 5·10^4 steps,
+        where float64 needed 18,105 for one row).  For many quick estimates
+        whose statistical error dwarfs that; a channel with structure always runs in float64.
 
     Returns
     -------
@@ -571,6 +584,8 @@ def ibu_batch(
         The estimated input distributions, one per row.  One :class:`~ldp.exceptions.ConvergenceWarning`
         says how many rows stopped at ``max_iter``.
     """
+    if precision not in ("double", "single"):
+        raise ValueError(f'precision must be "double" or "single", got {precision!r}')
     P = check_channel(channel, atol=1e-9, name="channel")
     d, m = P.shape
     counts = _count_rows(output_counts, m)
@@ -581,7 +596,19 @@ def ibu_batch(
         runs = [_ibu_vector(P, row, init, max_iter, tol) for row in counts]
         pi, it, conv = (np.array(v) for v in zip(*runs))
     else:
-        pi, it, conv = _ibu_rows(P, counts, init, max_iter, tol)
+        single = precision == "single"
+        if single and np.any((P > 0) & (P < np.finfo(np.float32).tiny)):
+            raise ValueError(
+                'precision="single" needs every positive channel entry to be a normal float32 (>= 1.2e-38): '
+                'this channel has smaller ones, which float32 would round towards 0; use precision="double"'
+            )
+        with np.errstate(**({"all": "ignore"} if single else {})):  # an underflow is reported just below
+            pi, it, conv = _ibu_rows(P, counts, init, max_iter, tol, np.float32 if single else None)
+        if single and not np.all(np.isfinite(pi)):
+            raise FloatingPointError(
+                'ibu_batch with precision="single" lost a reported output (its float32 probability fell to 0): '
+                'use precision="double"'
+            )
 
     def objective() -> list[float]:
         return [_ibu_log_likelihood(P, c, p) for c, p in zip(counts, pi)]
@@ -604,21 +631,40 @@ def _count_rows(output_counts: Any, m: int) -> np.ndarray:
 
 
 def _ibu_rows(
-    P: np.ndarray, counts: np.ndarray, init: np.ndarray, max_iter: int, tol: float
+    P: np.ndarray, counts: np.ndarray, init: np.ndarray, max_iter: int, tol: float, product_dtype: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The dense iteration of :func:`ibu_batch`: the steps of all rows still running as two matrix products."""
+    """The dense iteration of :func:`ibu_batch`: the steps of all rows still running as two matrix products
+    (in ``product_dtype`` when given: the operands are rounded to it for the products only)."""
     cols = np.any(counts > 0, axis=0)
     Pu = P[:, cols]  # the outputs some row reported (a C-ordered copy: the forward product is a plain GEMM)
     PuT = Pu.T  # the back product reads the same buffer transposed (BLAS takes the transpose flag, no copy)
+    if product_dtype is not None:
+        # float32 products: OpenBLAS's single-precision kernel reads a transposed operand about 1.3x slower
+        # (20.8 against 15.6 µs per row at 1000 x 1000, one thread), so the back product gets its own copy
+        Pu = Pu.astype(product_dtype)
+        PuT = np.ascontiguousarray(Pu.T)
     frac = counts[:, cols] / counts.sum(axis=1, keepdims=True)
     # an output a row did not report has frac 0; adding 1 to its (πP)_y keeps frac/(πP) an exact 0 even where
     # (πP)_y = 0 (a row's support can shrink), and adding 0 elsewhere leaves every other entry as it is
     pad = (frac == 0).astype(float)
+    start = np.tile(init, (counts.shape[0], 1))
+    if product_dtype is None:
 
-    def step(pi: np.ndarray, frac: np.ndarray, pad: np.ndarray) -> np.ndarray:
-        return _ibu_step(pi, lambda x: np.add(x @ Pu, pad), lambda w: w @ PuT, frac)
+        def step(pi: np.ndarray, frac: np.ndarray, pad: np.ndarray) -> np.ndarray:
+            return _ibu_step(pi, lambda x: np.add(x @ Pu, pad), lambda w: w @ PuT, frac)
 
-    return _run_em_rows(step, np.tile(init, (counts.shape[0], 1)), (frac, pad), max_iter, tol)
+        return _run_em_rows(step, start, (frac, pad), max_iter, tol)
+
+    def step_low(pi: np.ndarray, frac: np.ndarray, pad: np.ndarray) -> np.ndarray:
+        # _ibu_step with the ratio frac / (πP) formed in product_dtype, in place (one pass fewer each way)
+        ratio = pi.astype(product_dtype) @ Pu
+        ratio += pad
+        np.divide(frac, ratio, out=ratio)
+        new = pi * (ratio @ PuT)
+        new /= new.sum(axis=1, keepdims=True)
+        return new
+
+    return _run_em_rows(step_low, start, (frac.astype(product_dtype), pad.astype(product_dtype)), max_iter, tol)
 
 
 def _pq(p: Any, q: Any) -> tuple[float, float]:
