@@ -539,20 +539,15 @@ def ibu_batch(
     return_info: bool = False,
     precision: str = "double",
 ) -> np.ndarray | tuple[np.ndarray, list[IBUInfo]]:
-    """:func:`ibu` for many count vectors through one channel: row ``i`` of the result is
-    ``ibu(channel, output_counts[i], ...)``.
+    """:func:`ibu` for many count vectors through one channel: row ``i`` is ``ibu(channel, output_counts[i])``.
 
-    For the trials of an experiment, which draw many count vectors from one channel.  A channel with structure
-    (GRR-like, Hadamard response; ``2^14`` entries or more; see :func:`_channel_products`) runs each row by
-    :func:`ibu`'s own iteration, exactly.  Any other channel runs all rows still going as two matrix--matrix
-    products per step, ``(B, d) @ (d, m)`` and back, on the outputs some row reported (an output one row did not
-    report adds an exact 0 to its step), so the channel is read once per step for all rows; each row's iterates
-    are :func:`ibu`'s up to the summation order (about 1e-16 relative per step).  It pays off for large dense
-    channels with one BLAS thread; on small ones, or with several BLAS threads on a busy machine, it can be
-    slower than B calls of :func:`ibu`.  Each row stops at its own first step whose L1 change is ``<= tol``,
-    so its result, iteration count and convergence are those of its own :func:`ibu` run (with
-    ``precision="single"``, only up to that precision: the float32 products of a row depend slightly on the
-    other rows of the batch, about 1e-6 after a few thousand steps, and so can its stopping step).
+    For the trials of an experiment.  A channel with structure (GRR-like, Hadamard response; ``2^14`` entries or
+    more; see :func:`_channel_products`) runs each row by :func:`ibu`'s own iteration, exactly.  Any other runs
+    all rows still going as two matrix--matrix products per step on the outputs some row reported (an output a
+    row did not report adds an exact 0 to its step), so the channel is read once per step for all rows; each
+    row's iterates are :func:`ibu`'s up to the summation order (about 1e-16 relative per step).  It pays off for
+    large dense channels with one BLAS thread, and can be slower than B calls of :func:`ibu` on small ones.
+    Each row stops at its own first step whose L1 change is ``<= tol``, as its own :func:`ibu` run would.
 
     Parameters
     ----------
@@ -561,26 +556,14 @@ def ibu_batch(
     output_counts : array_like, shape (B, m)
         One row of output counts (or non-negative weights) per estimate, B >= 1; each row must be valid
         input to :func:`ibu` (a single vector is refused: use :func:`ibu`).
-    max_iter, tol : int, float
-        As in :func:`ibu`, for each row.
-    init : array_like, shape (d,), optional
-        Starting distribution of every row (uniform by default).
+    max_iter, tol, init : int, float, array_like of shape (d,), optional
+        As in :func:`ibu`, for each row (one start for every row; uniform by default).
     return_info : bool
         Also return a list of B :class:`IBUInfo`, one per row.
     precision : {"double", "single"}
-        ``"double"`` (default): every product in float64, as above.  ``"single"``: on a channel without
-        structure, the two matrix products of each step run in float32 (the channel, the rows and the ratios
-        ``frac / (πP)`` are float32; the estimates and their update stay float64).  Single products run at
-        about twice the float64 rate, but each step's factor then carries a relative error of a few 1e-7,
-        which does not shrink at the fixed point, so the iterates drift from the float64 ones: on a random
-        symmetric 1000 x 1000 channel with 2e5 reports per row, by at most 9e-8 (absolute) after 10^3 steps
-        and 7e-7 after 10^4, against a statistical standard deviation across rows of 8e-4 and 2e-3 (medians
-        over the values).  An L1 change ``tol`` much below 1e-7 may never be reached: on a random 200 x 300
-        channel, 1e-7 took between 1 % fewer and 14 % more steps than float64, and 1e-8 was not reached in
-        5·10^4 steps where float64 needed 18,105 for one row.  For many quick estimates whose statistical
-        error dwarfs that; a channel with structure always runs in float64.  Channel entries or output shares
-        below float32's normal range are refused, and a probability that underflows raises
-        ``FloatingPointError``.
+        ``"single"``: float32 products on a channel without structure (float64 update), about 1.8x faster;
+        the iterates drift from float64's (1e-7 after 10^3 steps, 7e-7 after 10^4 at d = 1000, where the SD
+        across rows is near 1e-3) and ``tol`` much below 1e-7 may not be reached (:func:`_ibu_rows_single`).
 
     Returns
     -------
@@ -591,32 +574,50 @@ def ibu_batch(
     if precision not in ("double", "single"):
         raise ValueError(f'precision must be "double" or "single", got {precision!r}')
     P = check_channel(channel, atol=1e-9, name="channel")
-    d, m = P.shape
-    counts = _count_rows(output_counts, m)
+    counts = _count_rows(output_counts, P.shape[1])
     max_iter, tol = _iter_args(max_iter, tol)
-    init = _init(init, d)
+    init = _init(init, P.shape[0])
     _check_producible(P, counts, init, "output_counts")
-    if _structured_products(P, P, np.ones(m, dtype=bool)) is not None:
-        runs = [_ibu_vector(P, row, init, max_iter, tol) for row in counts]
-        pi, it, conv = (np.array(v) for v in zip(*runs))
+    if _structured_products(P, P, np.ones(P.shape[1], dtype=bool)) is not None:
+        pi, it, conv = (np.array(v) for v in zip(*[_ibu_vector(P, row, init, max_iter, tol) for row in counts]))
+    elif precision == "single":
+        pi, it, conv = _ibu_rows_single(P, counts, init, max_iter, tol)
     else:
-        single = precision == "single"
-        if single:
-            tiny = np.finfo(np.float32).tiny
-            shares = counts / counts.sum(axis=1, keepdims=True)
-            for what, arr in (("channel entry", P), ("output's share of a row's counts", shares)):
-                if np.any((arr > 0) & (arr < tiny)):
-                    raise ValueError(
-                        f'precision="single" needs every positive {what} to be a normal float32 (>= 1.2e-38); '
-                        'smaller ones would be rounded towards 0: use precision="double"'
-                    )
-        with np.errstate(**({"all": "ignore"} if single else {})):  # an underflow raises in _ibu_rows
-            pi, it, conv = _ibu_rows(P, counts, init, max_iter, tol, np.float32 if single else None)
+        pi, it, conv = _ibu_rows(P, counts, init, max_iter, tol)
 
     def objective() -> list[float]:
         return [_ibu_log_likelihood(P, c, p) for c, p in zip(counts, pi)]
 
     return _em_result(pi, it, conv, "ibu_batch", max_iter, tol, return_info, objective)
+
+
+def _ibu_rows_single(
+    P: np.ndarray, counts: np.ndarray, init: np.ndarray, max_iter: int, tol: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_ibu_rows` with the two products of each step in float32 (``ibu_batch(precision="single")``).
+
+    The channel, the rows and the ratios ``frac / (πP)`` are float32; the estimates and their update stay
+    float64.  Single products run at about twice the float64 rate, but each step's factor carries a relative
+    error of a few 1e-7 that does not shrink at the fixed point, so the iterates drift from the float64 ones:
+    on a random symmetric 1000 x 1000 channel with 2e5 reports per row, by at most 9e-8 (absolute) after 10^3
+    steps and 7e-7 after 10^4, against a statistical standard deviation across rows of 8e-4 and 2e-3 (medians
+    over the values).  The float32 products of a row depend slightly on the other rows of the batch (about
+    1e-6 after a few thousand steps), and so can its stopping step.  An L1 change ``tol`` much below 1e-7 may
+    never be reached: on a random 200 x 300 channel, 1e-7 took between 1 % fewer and 14 % more steps than
+    float64, and 1e-8 was not reached in 5·10^4 steps where float64 needed 18,105 for one row.  Channel entries
+    or output shares below float32's normal range are refused, and a probability that underflows raises
+    ``FloatingPointError`` at that step.
+    """
+    tiny = np.finfo(np.float32).tiny
+    shares = counts / counts.sum(axis=1, keepdims=True)
+    for what, arr in (("channel entry", P), ("output's share of a row's counts", shares)):
+        if np.any((arr > 0) & (arr < tiny)):
+            raise ValueError(
+                f'precision="single" needs every positive {what} to be a normal float32 (>= 1.2e-38); '
+                'smaller ones would be rounded towards 0: use precision="double"'
+            )
+    with np.errstate(all="ignore"):  # an underflow raises in the step
+        return _ibu_rows(P, counts, init, max_iter, tol, np.float32)
 
 
 def _count_rows(output_counts: Any, m: int) -> np.ndarray:
