@@ -391,13 +391,11 @@ def per_user_rows(
             if n != TARGET_N:  # the targets are stated at n = 1e6; smaller n is shown for reference
                 row["target"] = f"(targets are at n = {TARGET_N:.0e})"
                 row["met"] = None
-            row["how"] = f"ldp (and floor) interleaved with the peers, {kind_rounds} rounds" + (
-                f"; ldp {len(times['ldp'])} runs (ldp ÷ floor from the {kind_rounds} in the floor's rounds)"
-                if full and "floor" in times
-                else f"; ldp {len(times['ldp'])} runs"
-                if full
-                else ""
-            )
+            row["how"] = f"ldp (and floor) interleaved with the peers, {kind_rounds} rounds"
+            if full:
+                row["how"] += f"; ldp {len(times['ldp'])} runs"
+                if "floor" in times:
+                    row["how"] += f" (ldp ÷ floor from the {kind_rounds} in the floor's rounds)"
             rows.append(row)
             if full:
                 print(

@@ -616,8 +616,29 @@ def _ibu_rows_single(
                 f'precision="single" needs every positive {what} to be a normal float32 (>= 1.2e-38); '
                 'smaller ones would be rounded towards 0: use precision="double"'
             )
+    Pu, frac, pad, start = _dense_rows_setup(P, counts, init)
+    Pu = Pu.astype(np.float32)
+    # OpenBLAS's float32 kernel reads a transposed operand about 1.3x slower (20.8 against 15.6 µs per row at
+    # 1000 x 1000, one thread), so the back product gets its own contiguous copy
+    PuT = np.ascontiguousarray(Pu.T)
+
+    def step(pi: np.ndarray, frac: np.ndarray, pad: np.ndarray) -> np.ndarray:
+        # _ibu_step with the ratio frac / (πP) formed in float32, in place (one pass fewer each way)
+        ratio = pi.astype(np.float32) @ Pu
+        ratio += pad
+        np.divide(frac, ratio, out=ratio)
+        new = pi * (ratio @ PuT)
+        total = new.sum(axis=1, keepdims=True)
+        if not np.all(np.isfinite(total)):
+            raise FloatingPointError(
+                'ibu_batch with precision="single" lost a reported output (its float32 probability (πP)_y fell '
+                'to 0): use precision="double"'
+            )
+        new /= total
+        return new
+
     with np.errstate(all="ignore"):  # an underflow raises in the step
-        return _ibu_rows(P, counts, init, max_iter, tol, np.float32)
+        return _run_em_rows(step, start, (frac.astype(np.float32), pad.astype(np.float32)), max_iter, tol)
 
 
 def _count_rows(output_counts: Any, m: int) -> np.ndarray:
@@ -634,47 +655,31 @@ def _count_rows(output_counts: Any, m: int) -> np.ndarray:
     return np.array([_weights(row, f"output_counts[{i}]", m) for i, row in enumerate(arr)])
 
 
-def _ibu_rows(
-    P: np.ndarray, counts: np.ndarray, init: np.ndarray, max_iter: int, tol: float, product_dtype: Any = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The dense iteration of :func:`ibu_batch`: the steps of all rows still running as two matrix products
-    (in ``product_dtype`` when given: the operands are rounded to it for the products only)."""
+def _dense_rows_setup(
+    P: np.ndarray, counts: np.ndarray, init: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What the dense iterations of :func:`ibu_batch` start from: the channel on the outputs some row reported,
+    each row's shares of them, the pad of the outputs a row did not report, and every row's start."""
     cols = np.any(counts > 0, axis=0)
     Pu = P[:, cols]  # the outputs some row reported (a C-ordered copy: the forward product is a plain GEMM)
-    PuT = Pu.T  # the back product reads the same buffer transposed (BLAS takes the transpose flag, no copy)
-    if product_dtype is not None:
-        # float32 products: OpenBLAS's single-precision kernel reads a transposed operand about 1.3x slower
-        # (20.8 against 15.6 µs per row at 1000 x 1000, one thread), so the back product gets its own copy
-        Pu = Pu.astype(product_dtype)
-        PuT = np.ascontiguousarray(Pu.T)
     frac = counts[:, cols] / counts.sum(axis=1, keepdims=True)
     # an output a row did not report has frac 0; adding 1 to its (πP)_y keeps frac/(πP) an exact 0 even where
     # (πP)_y = 0 (a row's support can shrink), and adding 0 elsewhere leaves every other entry as it is
     pad = (frac == 0).astype(float)
-    start = np.tile(init, (counts.shape[0], 1))
-    if product_dtype is None:
+    return Pu, frac, pad, np.tile(init, (counts.shape[0], 1))
 
-        def step(pi: np.ndarray, frac: np.ndarray, pad: np.ndarray) -> np.ndarray:
-            return _ibu_step(pi, lambda x: np.add(x @ Pu, pad), lambda w: w @ PuT, frac)
 
-        return _run_em_rows(step, start, (frac, pad), max_iter, tol)
+def _ibu_rows(
+    P: np.ndarray, counts: np.ndarray, init: np.ndarray, max_iter: int, tol: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The dense iteration of :func:`ibu_batch`: the steps of all rows still running as two matrix products."""
+    Pu, frac, pad, start = _dense_rows_setup(P, counts, init)
+    PuT = Pu.T  # the back product reads the same buffer transposed (BLAS takes the transpose flag, no copy)
 
-    def step_low(pi: np.ndarray, frac: np.ndarray, pad: np.ndarray) -> np.ndarray:
-        # _ibu_step with the ratio frac / (πP) formed in product_dtype, in place (one pass fewer each way)
-        ratio = pi.astype(product_dtype) @ Pu
-        ratio += pad
-        np.divide(frac, ratio, out=ratio)
-        new = pi * (ratio @ PuT)
-        total = new.sum(axis=1, keepdims=True)
-        if not np.all(np.isfinite(total)):
-            raise FloatingPointError(
-                'ibu_batch with precision="single" lost a reported output (its float32 probability (πP)_y fell '
-                'to 0): use precision="double"'
-            )
-        new /= total
-        return new
+    def step(pi: np.ndarray, frac: np.ndarray, pad: np.ndarray) -> np.ndarray:
+        return _ibu_step(pi, lambda x: np.add(x @ Pu, pad), lambda w: w @ PuT, frac)
 
-    return _run_em_rows(step_low, start, (frac.astype(product_dtype), pad.astype(product_dtype)), max_iter, tol)
+    return _run_em_rows(step, start, (frac, pad), max_iter, tol)
 
 
 def _pq(p: Any, q: Any) -> tuple[float, float]:
